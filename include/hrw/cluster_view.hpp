@@ -1,0 +1,95 @@
+// The cluster view of the contract (§1): seed, hash mode, version and nodes, validated once.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace hrw {
+
+enum class HashMode { fnv1a_fmix, fnv1a };
+
+std::string_view to_string(HashMode mode);
+// Throws InputError naming `field` for anything but "fnv1a-fmix" or "fnv1a".
+HashMode parse_hash_mode(std::string_view text, std::string_view field = "hash");
+
+// One node as the user wrote it, before validation.
+struct NodeSpec {
+  std::string id;
+  std::optional<double> weight;
+  std::vector<std::pair<std::string, std::string>> labels;  // (name, value), e.g. (zone, eu-1a)
+};
+
+// A cluster as read from a file or the command line: unvalidated, so that command-line
+// overrides (--seed, --hash, --weights) can be applied before the one validation.
+struct ClusterSpec {
+  std::string source = "cluster";  // file path or "--nodes": prefixes every error message
+  std::string seed;
+  HashMode hash = HashMode::fnv1a_fmix;
+  std::int64_t version = 0;
+  std::vector<NodeSpec> nodes;
+};
+
+// Parses the cluster JSON of the README. Malformed JSON is reported with line and column;
+// unknown top-level fields, non-object/non-string nodes and non-string labels are refused.
+ClusterSpec parse_cluster_json(std::string_view text, const std::string& source);
+ClusterSpec load_cluster_file(const std::string& path);
+// "a,b,c" as given to --nodes.
+ClusterSpec cluster_from_id_list(std::string_view comma_separated);
+// "1,2.5,3" as given to --weights; the count must equal the node count.
+void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated);
+
+struct Node {
+  std::string id;
+  double weight = 1.0;
+  bool has_weight = false;
+  std::vector<std::pair<std::string, std::string>> labels;
+
+  // The label's value, or nullopt when the node lacks it (then it is its own domain).
+  std::optional<std::string_view> label(std::string_view name) const;
+};
+
+inline constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
+
+// A validated, immutable view. Nodes are stored sorted by id in memcmp order, so a node's
+// index order is the tie order of the contract and results never depend on input order.
+class ClusterView {
+ public:
+  explicit ClusterView(ClusterSpec spec);
+
+  const std::string& source() const { return source_; }
+  const std::string& seed() const { return seed_; }
+  HashMode hash() const { return hash_; }
+  std::int64_t version() const { return version_; }
+  bool weighted() const { return weighted_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  std::size_t size() const { return nodes_.size(); }
+  const Node& node(std::uint32_t index) const { return nodes_[index]; }
+  std::optional<std::uint32_t> find(std::string_view id) const;
+  // FNV-1a state after the seed bytes: every key continues from here.
+  std::uint32_t seed_state() const { return seed_state_; }
+
+  // Failure-domain number of every node for "distinct LABEL": equal values share a number,
+  // a node without the label gets a number of its own. Numbers are dense from 0.
+  std::vector<std::uint32_t> domains(std::string_view label) const;
+  std::uint32_t domain_count(std::string_view label) const;
+  // Sum of weights (node count when unweighted) and each node's target share w_i / sum.
+  double total_weight() const;
+  double share(std::uint32_t index) const;
+
+ private:
+  std::string source_;
+  std::string seed_;
+  HashMode hash_;
+  std::int64_t version_;
+  bool weighted_ = false;
+  std::vector<Node> nodes_;
+  std::uint32_t seed_state_;
+};
+
+// memcmp order of the contract's tie rule: a proper prefix sorts first.
+bool id_less(std::string_view a, std::string_view b);
+
+}  // namespace hrw

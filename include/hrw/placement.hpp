@@ -1,0 +1,50 @@
+// The batch API: place a KeyBatch against a ClusterView. This is what the CLI and the
+// benchmarks call; the SIMD engine behind it gives the scalar reference's bits exactly.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_batch.hpp"
+
+namespace hrw {
+
+enum class Engine {
+  simd,       // Highway kernels, best target of this CPU (or the forced one), oneTBB threads
+  reference,  // the scalar reference, key by key: the ground truth, and SCALAR_REF in benches
+};
+
+struct PlaceOptions {
+  std::uint32_t replicas = 1;
+  std::string distinct_label;  // empty: no failure-domain constraint
+  bool allow_partial = false;  // with distinct_label: fewer than R domains marks keys partial
+  bool with_scores = false;    // also fill Placement::scores
+  unsigned threads = 0;        // 0: all cores; 1: the calling thread only
+  Engine engine = Engine::simd;
+};
+
+struct Placement {
+  std::uint32_t replicas = 1;
+  // Node indices (into ClusterView::nodes()), key-major: key i rank j at [i * replicas + j].
+  // kNoNode fills the missing ranks of a partial result.
+  std::vector<std::uint32_t> nodes;
+  // Same layout; r as a double (unweighted) or u^(1/w) (weighted). Empty unless asked for.
+  std::vector<double> scores;
+  bool partial = false;  // true when the view has fewer domains than replicas (allowed)
+
+  std::size_t size() const { return replicas ? nodes.size() / replicas : 0; }
+  std::uint32_t owner(std::size_t key) const { return nodes[key * replicas]; }
+  std::uint32_t node(std::size_t key, std::uint32_t rank) const {
+    return nodes[key * replicas + rank];
+  }
+};
+
+// Validates the request (R, label, partial) once, then fills `out`. Results do not depend
+// on the engine, the SIMD target, the thread count or the chunking.
+void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
+           Placement& out);
+Placement place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options);
+
+}  // namespace hrw

@@ -1,0 +1,236 @@
+// Parsing and validating cluster views. Validation happens once, in ClusterView's
+// constructor; parsers only check shapes so that CLI overrides can be applied in between.
+#include "hrw/cluster_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hrw/errors.hpp"
+#include "hrw/hash.hpp"
+#include "text_util.hpp"
+
+namespace hrw {
+
+using nlohmann::json;
+
+std::string_view to_string(HashMode mode) {
+  return mode == HashMode::fnv1a ? "fnv1a" : "fnv1a-fmix";
+}
+
+HashMode parse_hash_mode(std::string_view text, std::string_view field) {
+  if (text == "fnv1a-fmix") return HashMode::fnv1a_fmix;
+  if (text == "fnv1a") return HashMode::fnv1a;
+  throw InputError(fmt::format("{}: unknown hash mode \"{}\" (expected fnv1a-fmix or fnv1a)",
+                               field, text));
+}
+
+bool id_less(std::string_view a, std::string_view b) {
+  // string_view compares with char_traits<char>, whose order for bytes >= 0x80 is the
+  // unsigned order of memcmp; written out to make the contract's rule explicit.
+  const std::size_t n = std::min(a.size(), b.size());
+  const int c = n ? std::memcmp(a.data(), b.data(), n) : 0;
+  return c < 0 || (c == 0 && a.size() < b.size());
+}
+
+namespace {
+
+// "line L, column C" of a byte offset, for JSON parse errors.
+std::string position_of(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+NodeSpec parse_node(const json& item, std::size_t index, const std::string& source) {
+  const std::string where = fmt::format("{}: nodes[{}]", source, index);
+  NodeSpec node;
+  if (item.is_string()) {
+    node.id = item.get<std::string>();
+    return node;
+  }
+  if (!item.is_object())
+    throw InputError(fmt::format("{}: a node must be an object or an id string, got {}", where,
+                                 item.type_name()));
+  auto id = item.find("id");
+  if (id == item.end() || !id->is_string())
+    throw InputError(fmt::format("{}: field \"id\" (a string) is required", where));
+  node.id = id->get<std::string>();
+  for (auto& [name, value] : item.items()) {
+    if (name == "id") continue;
+    if (name == "weight") {
+      if (!value.is_number())
+        throw InputError(fmt::format("{} (\"{}\"): weight must be a number, got {}", where,
+                                     node.id, value.dump()));
+      node.weight = value.get<double>();
+      continue;
+    }
+    if (!value.is_string())
+      throw InputError(fmt::format("{} (\"{}\"): label \"{}\" must be a string, got {}", where,
+                                   node.id, name, value.type_name()));
+    node.labels.emplace_back(name, value.get<std::string>());
+  }
+  return node;
+}
+
+}  // namespace
+
+ClusterSpec parse_cluster_json(std::string_view text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // nlohmann's byte is 1-based and points just past the offending character.
+    const std::size_t offset = e.byte ? e.byte - 1 : 0;
+    std::string what = e.what();
+    if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
+    throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
+                                 position_of(text, offset), what));
+  }
+  if (!doc.is_object())
+    throw InputError(fmt::format("{}: the cluster must be a JSON object, got {}", source,
+                                 doc.type_name()));
+  ClusterSpec spec;
+  spec.source = source;
+  for (auto& [name, value] : doc.items()) {
+    if (name == "version") {
+      if (!value.is_number_integer())
+        throw InputError(fmt::format("{}: \"version\" must be an integer", source));
+      spec.version = value.get<std::int64_t>();
+    } else if (name == "seed") {
+      if (!value.is_string())
+        throw InputError(fmt::format("{}: \"seed\" must be a string", source));
+      spec.seed = value.get<std::string>();
+    } else if (name == "hash") {
+      if (!value.is_string())
+        throw InputError(fmt::format("{}: \"hash\" must be a string", source));
+      spec.hash = parse_hash_mode(value.get<std::string>(), source + ": \"hash\"");
+    } else if (name == "nodes") {
+      if (!value.is_array())
+        throw InputError(fmt::format("{}: \"nodes\" must be an array", source));
+      for (std::size_t i = 0; i < value.size(); ++i)
+        spec.nodes.push_back(parse_node(value[i], i, source));
+    } else {
+      // Typos ("seeds", "hash_mode") must not silently change placement.
+      throw InputError(fmt::format(
+          "{}: unknown top-level field \"{}\" (allowed: version, seed, hash, nodes)", source,
+          name));
+    }
+  }
+  if (!doc.contains("nodes"))
+    throw InputError(fmt::format("{}: field \"nodes\" is required", source));
+  return spec;
+}
+
+ClusterSpec load_cluster_file(const std::string& path) {
+  return parse_cluster_json(read_whole_file(path), path);
+}
+
+ClusterSpec cluster_from_id_list(std::string_view comma_separated) {
+  ClusterSpec spec;
+  spec.source = "--nodes";
+  for (std::string_view id : split(comma_separated, ',')) spec.nodes.push_back({std::string(id), {}, {}});
+  return spec;
+}
+
+void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
+  const auto items = split(comma_separated, ',');
+  if (items.size() != spec.nodes.size())
+    throw InputError(fmt::format("--weights: {} weights for {} nodes (give exactly one per node)",
+                                 items.size(), spec.nodes.size()));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto w = parse_double(items[i]);
+    if (!w)
+      throw InputError(fmt::format("--weights: weight {} of node \"{}\" is not a number: \"{}\"",
+                                   i + 1, spec.nodes[i].id, items[i]));
+    spec.nodes[i].weight = *w;
+  }
+}
+
+std::optional<std::string_view> Node::label(std::string_view name) const {
+  for (auto& [key, value] : labels)
+    if (key == name) return std::string_view(value);
+  return std::nullopt;
+}
+
+ClusterView::ClusterView(ClusterSpec spec)
+    : source_(std::move(spec.source)),
+      seed_(std::move(spec.seed)),
+      hash_(spec.hash),
+      version_(spec.version) {
+  if (spec.nodes.empty()) throw InputError(fmt::format("{}: the cluster has no nodes", source_));
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+    NodeSpec& in = spec.nodes[i];
+    if (in.id.empty())
+      throw InputError(fmt::format("{}: node {} has an empty id", source_, i + 1));
+    Node node{std::move(in.id), 1.0, in.weight.has_value(), std::move(in.labels)};
+    if (in.weight) {
+      const double w = *in.weight;
+      if (!std::isfinite(w) || !(w > 0))
+        throw InputError(fmt::format("{}: node \"{}\": weight must be finite and > 0, got {}",
+                                     source_, node.id, w));
+      node.weight = w;
+      weighted_ = true;
+    }
+    nodes_.push_back(std::move(node));
+  }
+  std::sort(nodes_.begin(), nodes_.end(),
+            [](const Node& a, const Node& b) { return id_less(a.id, b.id); });
+  for (std::size_t i = 1; i < nodes_.size(); ++i)
+    if (nodes_[i].id == nodes_[i - 1].id)
+      throw InputError(fmt::format("{}: duplicate node id \"{}\"", source_, nodes_[i].id));
+  seed_state_ = fnv1a32_continue(kFnvOffsetBasis, seed_);
+}
+
+std::optional<std::uint32_t> ClusterView::find(std::string_view id) const {
+  auto it = std::lower_bound(nodes_.begin(), nodes_.end(), id,
+                             [](const Node& n, std::string_view v) { return id_less(n.id, v); });
+  if (it == nodes_.end() || it->id != id) return std::nullopt;
+  return static_cast<std::uint32_t>(it - nodes_.begin());
+}
+
+std::vector<std::uint32_t> ClusterView::domains(std::string_view label) const {
+  std::map<std::string_view, std::uint32_t> numbers;
+  std::vector<std::uint32_t> out(nodes_.size());
+  std::uint32_t next = 0;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    auto value = nodes_[i].label(label);
+    if (!value) {
+      out[i] = next++;
+      continue;
+    }
+    auto [it, inserted] = numbers.emplace(*value, next);
+    if (inserted) ++next;
+    out[i] = it->second;
+  }
+  return out;
+}
+
+std::uint32_t ClusterView::domain_count(std::string_view label) const {
+  auto d = domains(label);
+  return d.empty() ? 0 : *std::max_element(d.begin(), d.end()) + 1;
+}
+
+double ClusterView::total_weight() const {
+  double sum = 0;
+  for (auto& n : nodes_) sum += n.weight;
+  return sum;
+}
+
+double ClusterView::share(std::uint32_t index) const { return nodes_[index].weight / total_weight(); }
+
+}  // namespace hrw

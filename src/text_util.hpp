@@ -1,0 +1,17 @@
+// Small text helpers shared by the parsers in src/.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hrw {
+
+// Splits on `sep`, keeping empty fields ("a,,b" -> a, "", b); "" gives one empty field.
+std::vector<std::string_view> split(std::string_view text, char sep);
+// The whole string as a double (strtod syntax: also "nan", "inf"); nullopt otherwise.
+std::optional<double> parse_double(std::string_view text);
+// Reads a file; InputError "PATH: cannot open: <reason>" when missing or unreadable.
+std::string read_whole_file(const std::string& path);
+
+}  // namespace hrw

@@ -1,0 +1,27 @@
+#include "hrw/cluster_options.hpp"
+
+#include "hrw/errors.hpp"
+
+namespace hrw::cli {
+
+void add_cluster_options(CLI::App& sub, ClusterOptions& o) {
+  auto* file = sub.add_option("--cluster", o.cluster_file, "Cluster view JSON file");
+  auto* nodes = sub.add_option("--nodes", o.node_list, "Comma-separated node ids");
+  file->excludes(nodes);
+  sub.add_option("--seed", o.seed, "Cluster seed (overrides the file's)");
+  sub.add_option("--hash", o.hash, "fnv1a-fmix (default) or fnv1a (overrides the file's)");
+  sub.add_option("--weights", o.weights, "Comma-separated weights, one per node, in order");
+}
+
+ClusterView ClusterOptions::load() const {
+  if (cluster_file.empty() && node_list.empty())
+    throw InputError("no nodes: give --nodes ID,ID,... or --cluster FILE");
+  ClusterSpec spec =
+      cluster_file.empty() ? cluster_from_id_list(node_list) : load_cluster_file(cluster_file);
+  if (seed) spec.seed = *seed;
+  if (hash) spec.hash = parse_hash_mode(*hash, "--hash");
+  if (weights) apply_weight_list(spec, *weights);
+  return ClusterView(std::move(spec));
+}
+
+}  // namespace hrw::cli

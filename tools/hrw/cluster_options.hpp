@@ -1,0 +1,26 @@
+// The options that name a cluster view on the command line, shared by every command that
+// takes one: --cluster FILE or --nodes IDS, with --seed/--hash/--weights overriding.
+#pragma once
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "hrw/cluster_view.hpp"
+
+namespace hrw::cli {
+
+struct ClusterOptions {
+  std::string cluster_file;
+  std::string node_list;
+  std::optional<std::string> seed;
+  std::optional<std::string> hash;
+  std::optional<std::string> weights;
+
+  // Reads, applies overrides, validates once. Throws InputError on any bad input.
+  ClusterView load() const;
+};
+
+void add_cluster_options(CLI::App& sub, ClusterOptions& options);
+
+}  // namespace hrw::cli
