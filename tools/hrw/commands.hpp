@@ -14,5 +14,6 @@ Runner add_place(CLI::App& app);
 Runner add_plan(CLI::App& app);
 Runner add_compare(CLI::App& app);
 Runner add_verify(CLI::App& app);
+Runner add_sample(CLI::App& app);
 
 }  // namespace hrw::cli

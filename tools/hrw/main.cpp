@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add(hrw::cli::add_plan);
   add(hrw::cli::add_compare);
   add(hrw::cli::add_verify);
+  add(hrw::cli::add_sample);
 
   try {
     app.parse(argc, argv);
