@@ -100,6 +100,8 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
     if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
     throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
                                  position_of(text, offset), what));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    throw InputError(fmt::format("{}: malformed JSON: {}", source, e.what()));
   }
   if (!doc.is_object())
     throw InputError(fmt::format("{}: the cluster must be a JSON object, got {}", source,

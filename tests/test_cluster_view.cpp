@@ -1,0 +1,99 @@
+// Cluster JSON parsing and view validation at the library level.
+#include <catch2/catch.hpp>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/errors.hpp"
+
+using namespace hrw;
+using Catch::Matchers::Contains;
+
+namespace {
+ClusterView parse(const std::string& text) { return ClusterView(parse_cluster_json(text, "c.json")); }
+}  // namespace
+
+TEST_CASE("cluster JSON: full form", "[cluster]") {
+  const ClusterView v = parse(R"({"version": 7, "seed": "eu-prod", "hash": "fnv1a",
+    "nodes": [{"id": "cache-b", "weight": 2, "zone": "eu-1a", "rack": "r1"},
+              {"id": "cache-a", "zone": "eu-1b"}]})");
+  CHECK(v.version() == 7);
+  CHECK(v.seed() == "eu-prod");
+  CHECK(v.hash() == HashMode::fnv1a);
+  CHECK(v.weighted());
+  REQUIRE(v.size() == 2);
+  CHECK(v.node(0).id == "cache-a");  // stored in id order
+  CHECK(v.node(0).weight == 1.0);    // missing weight is 1 in a weighted view
+  CHECK_FALSE(v.node(0).has_weight);
+  CHECK(v.node(1).weight == 2.0);
+  CHECK(v.node(1).label("rack") == std::optional<std::string_view>("r1"));
+  CHECK_FALSE(v.node(0).label("rack"));
+  CHECK(v.share(1) == Approx(2.0 / 3.0));
+  CHECK(v.find("cache-b") == std::optional<std::uint32_t>(1));
+  CHECK_FALSE(v.find("cache-c"));
+}
+
+TEST_CASE("cluster JSON: plain id list and defaults", "[cluster]") {
+  const ClusterView v = parse(R"({"nodes": ["b", "a", "c"]})");
+  CHECK(v.version() == 0);
+  CHECK(v.seed().empty());
+  CHECK(v.hash() == HashMode::fnv1a_fmix);
+  CHECK_FALSE(v.weighted());
+  CHECK(v.node(0).id == "a");
+}
+
+TEST_CASE("failure domains: equal values share, missing label is its own domain", "[cluster]") {
+  const ClusterView v = parse(R"({"nodes": [{"id": "a", "zone": "z1"}, {"id": "b", "zone": "z1"},
+    {"id": "c"}, {"id": "d"}, {"id": "e", "zone": "z2"}]})");
+  const auto d = v.domains("zone");
+  CHECK(d[0] == d[1]);
+  CHECK(d[2] != d[3]);
+  CHECK(d[4] != d[0]);
+  CHECK(v.domain_count("zone") == 4);
+  CHECK(v.domain_count("rack") == 5);
+}
+
+TEST_CASE("cluster JSON: every bad input names the problem", "[cluster][errors]") {
+  struct Bad {
+    const char* json;
+    const char* message;
+  };
+  const Bad cases[] = {
+      {R"({"nodes": []})", "no nodes"},
+      {R"({"version": 1})", "\"nodes\" is required"},
+      {R"({"nodes": [""]})", "empty id"},
+      {R"({"nodes": ["a", "a"]})", "duplicate node id \"a\""},
+      {R"({"nodes": [{"id": "a", "weight": 0}]})", "node \"a\": weight must be finite and > 0"},
+      {R"({"nodes": [{"id": "a", "weight": -1}]})", "node \"a\": weight must be finite and > 0"},
+      {R"({"nodes": [{"id": "a", "weight": "2"}]})", "weight must be a number"},
+      {R"({"nodes": [{"id": "a", "weight": 1e999}]})", "number overflow parsing '1e999'"},
+      {R"({"nodes": [7]})", "nodes[0]: a node must be an object or an id string"},
+      {R"({"nodes": [{"weight": 1}]})", "\"id\" (a string) is required"},
+      {R"({"nodes": [{"id": "a", "zone": 3}]})", "label \"zone\" must be a string"},
+      {R"({"nodes": ["a"], "seeds": "x"})", "unknown top-level field \"seeds\""},
+      {R"({"nodes": ["a"], "hash": "md5"})", "unknown hash mode \"md5\""},
+      {R"({"nodes": ["a"], "version": "7"})", "\"version\" must be an integer"},
+      {R"([1, 2])", "must be a JSON object"},
+      {"{\"nodes\": [\"a\",\n  ]}", "c.json: line 2, column 3: malformed JSON"},
+      {"{\"nodes\": [\"a\"", "malformed JSON"},
+  };
+  for (const Bad& bad : cases) {
+    INFO(bad.json);
+    CHECK_THROWS_WITH(parse(bad.json), Contains(bad.message) && Contains("c.json"));
+    CHECK_THROWS_AS(parse(bad.json), InputError);
+  }
+}
+
+TEST_CASE("weights list: count and values checked", "[cluster][errors]") {
+  auto with_weights = [](const char* ids, const char* weights) {
+    ClusterSpec spec = cluster_from_id_list(ids);
+    apply_weight_list(spec, weights);
+    return ClusterView(std::move(spec));
+  };
+  CHECK(with_weights("a,b", "1,2.5").node(1).weight == 2.5);
+  CHECK_THROWS_WITH(with_weights("a,b", "1,2,3"), Contains("3 weights for 2 nodes"));
+  CHECK_THROWS_WITH(with_weights("a,b,c", "1,2"), Contains("2 weights for 3 nodes"));
+  CHECK_THROWS_WITH(with_weights("a,b", "1,abc"), Contains("not a number: \"abc\""));
+  CHECK_THROWS_WITH(with_weights("a,b", "1,nan"), Contains("node \"b\": weight must be finite"));
+  CHECK_THROWS_WITH(with_weights("a,b", "inf,1"), Contains("node \"a\": weight must be finite"));
+  CHECK_THROWS_WITH(with_weights("a,b", "0,1"), Contains("node \"a\""));
+  CHECK_THROWS_WITH(with_weights("a,,b", "1,1,1"), Contains("node 2 has an empty id"));
+}
