@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls exactly this):
+#   1. Release build: ctest, then `hrw verify` on every SIMD target this CPU runs;
+#   2. ASan + UBSan build: ctest (native targets only; emulated ARM is not sanitized);
+#   3. aarch64 cross build under qemu: ctest and `hrw verify` on NEON, SVE, SVE2,
+#      SVE_256 and SVE2_128 (tools/arm-ci.sh).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JOBS="$(nproc)"
+stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
+
+stage "setup"
+"$ROOT/tools/setup.sh"
+
+stage "release build"
+"$ROOT/tools/build.sh" "$ROOT/build" -DCMAKE_BUILD_TYPE=Release
+stage "release tests"
+ctest --test-dir "$ROOT/build" -j "$JOBS" --output-on-failure
+stage "hrw verify (native targets)"
+"$ROOT/build/hrw" verify
+
+stage "ASan/UBSan build"
+"$ROOT/tools/build.sh" "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHRW_SANITIZE=ON \
+  -DHRW_BUILD_BENCH=OFF
+stage "ASan/UBSan tests"
+# Sanitized code runs ~3x slower: heavy property tests scale their sizes down.
+HRW_TEST_SCALE=0.25 ctest --test-dir "$ROOT/build-asan" -j "$JOBS" --output-on-failure
+
+stage "aarch64 under qemu"
+"$ROOT/tools/arm-ci.sh"
+
+stage "all passed"
