@@ -1,0 +1,176 @@
+// hrw::place: the batch API. Engine::reference walks the scalar reference key by key;
+// Engine::simd compiles the view into a kernel plan once per call (node_trie.cpp) and runs
+// the Highway kernels (kernels/hrw_kernels.cc) over chunks of keys with oneTBB. Every key
+// is computed independently, so results depend on neither thread count nor chunking.
+#include "hrw/placement.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "hrw/det_math.hpp"
+#include "hrw/hash.hpp"
+#include "hrw/reference.hpp"
+#include "kernel_api.hpp"
+#include "node_trie.hpp"
+
+namespace hrw {
+namespace {
+
+// Keys per task: big enough to amortise the kernel's setup, small enough to balance.
+constexpr std::size_t kChunk = 4096;
+
+template <class Fn>
+void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
+  if (n == 0) return;
+  if (threads == 1 || n <= kChunk) {
+    for (std::size_t lo = 0; lo < n; lo += kChunk) fn(lo, std::min(n, lo + kChunk));
+    return;
+  }
+  auto body = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kChunk),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        // blocked_range may hand out up to 2*grain; keep kernel calls
+                        // uniform (results never depend on this).
+                        for (std::size_t lo = r.begin(); lo < r.end(); lo += kChunk)
+                          fn(lo, std::min(r.end(), lo + kChunk));
+                      });
+  };
+  if (threads == 0) {
+    body();
+  } else {
+    tbb::task_arena arena(static_cast<int>(threads));
+    arena.execute(body);
+  }
+}
+
+// FNV-1a state after seed ‖ key for keys [lo, hi). kWays keys at a time: each key is a
+// serial chain of multiplies, so interleaving keeps the multipliers busy.
+void key_states(const KeyBatch& keys, std::uint32_t seed_state, std::size_t lo, std::size_t hi,
+                std::uint32_t* out) {
+  constexpr int kWays = 8;
+  const char* data = keys.data();
+  const std::uint64_t* off = keys.offsets();
+  std::size_t i = lo;
+  for (; i + kWays <= hi; i += kWays) {
+    const unsigned char* p[kWays];
+    std::size_t len[kWays];
+    std::uint32_t h[kWays];
+    std::size_t common = SIZE_MAX;
+    for (int k = 0; k < kWays; ++k) {
+      p[k] = reinterpret_cast<const unsigned char*>(data + off[i + k]);
+      len[k] = off[i + k + 1] - off[i + k];
+      h[k] = seed_state;
+      common = std::min(common, len[k]);
+    }
+    for (std::size_t t = 0; t < common; ++t)
+      for (int k = 0; k < kWays; ++k) h[k] = (h[k] ^ p[k][t]) * kFnvPrime;
+    for (int k = 0; k < kWays; ++k) {
+      for (std::size_t t = common; t < len[k]; ++t) h[k] = (h[k] ^ p[k][t]) * kFnvPrime;
+      out[i + k - lo] = h[k];
+    }
+  }
+  for (; i < hi; ++i) out[i - lo] = fnv1a32_continue(seed_state, keys[i]);
+}
+
+void place_reference(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& opt,
+                     Placement& out, std::size_t lo, std::size_t hi) {
+  const std::uint32_t r = opt.replicas;
+  for (std::size_t i = lo; i < hi; ++i) {
+    const std::string_view key = keys[i];
+    std::uint32_t* dst = out.nodes.data() + i * r;
+    if (!opt.distinct_label.empty()) {
+      const auto d = reference::top_r_distinct(view, key, r, opt.distinct_label, opt.allow_partial);
+      std::copy(d.nodes.begin(), d.nodes.end(), dst);
+    } else if (r == 1) {
+      dst[0] = reference::owner(view, key);
+    } else {
+      const auto t = reference::top_r(view, key, r);
+      std::copy(t.begin(), t.end(), dst);
+    }
+    if (opt.with_scores)
+      for (std::uint32_t j = 0; j < r; ++j)
+        if (dst[j] != kNoNode) out.scores[i * r + j] = reference::score_pair(view, key, dst[j]).score;
+  }
+}
+
+}  // namespace
+
+void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
+           Placement& out) {
+  const std::uint32_t r = options.replicas;
+  reference::check_replicas(view, r, options.distinct_label, options.allow_partial);
+  const std::size_t n = keys.size();
+
+  std::uint32_t domain_count = static_cast<std::uint32_t>(view.size());
+  std::vector<std::uint32_t> domains;
+  if (!options.distinct_label.empty()) {
+    domains = view.domains(options.distinct_label);
+    domain_count = view.domain_count(options.distinct_label);
+  }
+
+  out.replicas = r;
+  out.partial = domain_count < r;  // check_replicas let it through: partial was allowed
+  out.nodes.assign(n * r, kNoNode);
+  if (options.with_scores)
+    out.scores.assign(n * r, 0.0);  // 0 where a partial result has no node
+  else
+    out.scores.clear();
+
+  // The reference engine, and the kernels' fallback for R beyond what they keep in vectors.
+  if (options.engine == Engine::reference || r > kernels::kMaxKernelReplicas) {
+    for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
+      place_reference(view, keys, options, out, lo, hi);
+    });
+    return;
+  }
+
+  // Build the kernel plan once per call.
+  kernels::KernelPlan plan;
+  {
+    std::vector<std::string_view> ids;
+    ids.reserve(view.size());
+    for (const Node& node : view.nodes()) ids.push_back(node.id);
+    // Domains matter only when some domain holds two nodes and more than one is chosen:
+    // the best node overall is always its domain's representative.
+    plan.distinct = !options.distinct_label.empty() && domain_count < view.size() && r > 1;
+    plan.program = kernels::build_trie_program(ids, plan.distinct ? &domains : nullptr);
+    plan.domain_count = plan.distinct ? domain_count : 0;
+  }
+  plan.nodes = static_cast<std::uint32_t>(view.size());
+  plan.fmix = view.hash() == HashMode::fnv1a_fmix;
+  plan.weighted = view.weighted();
+  if (plan.weighted)
+    for (const Node& node : view.nodes()) plan.weights.push_back(node.weight);
+  plan.select = std::min(r, domain_count);
+
+  const std::uint32_t seed_state = view.seed_state();
+  const bool weighted = plan.weighted;
+  const bool with_scores = options.with_scores;
+  for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
+    std::unique_ptr<std::uint32_t[]> states(new std::uint32_t[hi - lo]);
+    key_states(keys, seed_state, lo, hi, states.get());
+    double* rank = with_scores ? out.scores.data() + lo * r : nullptr;
+    kernels::run_batch(plan, states.get(), hi - lo, out.nodes.data() + lo * r, rank, r);
+    if (with_scores && weighted) {
+      // Report u^(1/w) = det::exp(ln(u)/w), as reference::score_pair does.
+      for (std::size_t i = lo; i < hi; ++i)
+        for (std::uint32_t j = 0; j < plan.select; ++j) {
+          double& s = out.scores[i * r + j];
+          s = det::exp(s);
+        }
+    }
+  });
+}
+
+Placement place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options) {
+  Placement out;
+  place(view, keys, options, out);
+  return out;
+}
+
+}  // namespace hrw

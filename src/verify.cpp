@@ -1,0 +1,200 @@
+// hrw::verify_targets: every runnable SIMD target against the scalar reference.
+#include "hrw/verify.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <random>
+#include <set>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_batch.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/targets.hpp"
+
+namespace hrw {
+namespace {
+
+std::string hex(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+  return out.empty() ? "(empty)" : out;
+}
+
+std::string random_bytes(std::mt19937_64& rng, std::size_t min_len, std::size_t max_len) {
+  std::string s(min_len + rng() % (max_len - min_len + 1), '\0');
+  for (char& c : s) {
+    const auto v = rng();
+    // Mostly arbitrary bytes, with 0x00 and 0xFF over-represented.
+    c = static_cast<char>((v & 0x700) == 0 ? 0x00 : (v & 0x700) == 0x100 ? 0xFF : (v & 0xFF));
+  }
+  return s;
+}
+
+std::string random_id(std::mt19937_64& rng, int style, std::size_t i) {
+  static constexpr char kChain[] = {'a', 'b', '\0', '\xFF'};
+  switch (style) {
+    case 0: return "node-" + std::to_string(i);
+    case 1: return fmt::format("node-{:03}", i);
+    case 2: return random_bytes(rng, 1, 12);
+    case 3: {  // dense trie: ids from a 4-letter alphabet, many prefixes of each other
+      std::string s(1 + rng() % 8, 'a');
+      for (char& c : s) c = kChain[rng() % 4];
+      return s;
+    }
+    default: {
+      static constexpr std::string_view kPrefixes[] = {"cache-eu-1-", "cache-eu-2-", "cache-us-",
+                                                       "db"};
+      std::string s(kPrefixes[rng() % 4]);
+      s += random_bytes(rng, 0, 4);
+      return s;
+    }
+  }
+}
+
+ClusterSpec random_cluster(std::mt19937_64& rng) {
+  ClusterSpec spec;
+  spec.source = "verify";
+  spec.seed = (rng() & 1) ? random_bytes(rng, 0, 16) : std::string();
+  spec.hash = (rng() & 1) ? HashMode::fnv1a_fmix : HashMode::fnv1a;
+  const auto size_class = rng() % 10;
+  const std::size_t n = size_class < 5   ? 1 + rng() % 20
+                        : size_class < 8 ? 21 + rng() % 180
+                                         : 201 + rng() % 1800;
+  const int style = static_cast<int>(rng() % 5);
+  const int weight_mode = static_cast<int>(rng() % 5);  // 0,1: unweighted
+  const int zones = 1 + static_cast<int>(rng() % 6);
+  std::set<std::string> seen;
+  std::size_t attempts = 0;
+  for (std::size_t i = 0; spec.nodes.size() < n; ++i) {
+    // Style 3 has only ~87k distinct ids; fall back to random bytes if it runs dry.
+    std::string id = random_id(rng, ++attempts > 50 * n ? 2 : style, i);
+    if (id.empty() || !seen.insert(id).second) continue;
+    NodeSpec node;
+    node.id = std::move(id);
+    if (weight_mode == 2) {
+      node.weight = 0.01 + static_cast<double>(rng() % 10000) / 100.0;
+    } else if (weight_mode == 3) {  // only some weights given; the rest are 1
+      if (rng() % 3 == 0) node.weight = std::ldexp(1.0 + (rng() % 1000) / 1000.0, int(rng() % 7) - 3);
+    } else if (weight_mode == 4) {  // extremes
+      static constexpr double kW[] = {1e-300, 1e-6, 0.5, 1.0, 3.0, 1e6, 1e300};
+      node.weight = kW[rng() % 7];
+    }
+    if (rng() % 7 != 0) node.labels.emplace_back("zone", "z" + std::to_string(rng() % zones));
+    spec.nodes.push_back(std::move(node));
+  }
+  std::shuffle(spec.nodes.begin(), spec.nodes.end(), rng);
+  return spec;
+}
+
+KeyBatch random_keys(std::mt19937_64& rng, std::size_t count) {
+  KeyBatch keys;
+  const auto mode = rng() % 3;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (mode == 0)
+      keys.add(random_bytes(rng, 16, 16));
+    else if (mode == 1 || rng() % 4 != 0)
+      keys.add(random_bytes(rng, 0, 24));
+    else
+      keys.add(random_bytes(rng, 0, 200));
+  }
+  return keys;
+}
+
+bool same_double(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+std::string describe_key(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& o,
+                         const Placement& want, const Placement& got, std::size_t i,
+                         std::size_t trial) {
+  auto list = [&](const Placement& p) {
+    std::string s;
+    for (std::uint32_t j = 0; j < p.replicas; ++j) {
+      const std::uint32_t n = p.node(i, j);
+      s += j ? ", " : "";
+      s += n == kNoNode ? "-" : hex(view.node(n).id);
+      if (!p.scores.empty()) s += fmt::format(" ({:a})", p.scores[i * p.replicas + j]);
+    }
+    return "[" + s + "]" + (p.partial ? " partial" : "");
+  };
+  return fmt::format(
+      "cluster #{} ({} nodes, {}, {}, seed {}), key #{} {}, R={}{}: reference {} simd {}", trial,
+      view.size(), view.weighted() ? "weighted" : "unweighted", to_string(view.hash()),
+      hex(view.seed()), i, hex(keys[i]), o.replicas,
+      o.distinct_label.empty() ? "" : " distinct " + o.distinct_label, list(want), list(got));
+}
+
+}  // namespace
+
+std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
+  std::vector<VerifyTargetResult> results;
+  const std::vector<SimdTarget> targets = runnable_targets();
+  for (const SimdTarget& t : targets) results.push_back({t.bits, t.name, 0, 0, 0, {}});
+
+  std::mt19937_64 rng(options.seed);
+  std::uint64_t pairs = 0;
+  try {
+    for (std::size_t trial = 0; trial == 0 || pairs < options.pairs; ++trial) {
+      const ClusterView view(random_cluster(rng));
+      const std::size_t n = view.size();
+      const std::size_t max_keys = std::max<std::size_t>(1, 60000 / n);
+      const KeyBatch keys = random_keys(rng, std::min<std::size_t>(3000, rng() % max_keys + (rng() % 4 == 0 ? 0 : 1)));
+
+      std::vector<PlaceOptions> configs;
+      PlaceOptions owner;
+      owner.with_scores = true;
+      configs.push_back(owner);
+      const std::uint32_t max_r = static_cast<std::uint32_t>(std::min<std::size_t>(5, n));
+      if (max_r >= 2) {
+        PlaceOptions top;
+        top.replicas = 2 + static_cast<std::uint32_t>(rng() % (max_r - 1));
+        top.with_scores = rng() % 2 == 0;
+        configs.push_back(top);
+      }
+      PlaceOptions distinct;
+      distinct.replicas = 1 + static_cast<std::uint32_t>(rng() % max_r);
+      distinct.distinct_label = "zone";
+      distinct.allow_partial = true;
+      distinct.with_scores = true;
+      configs.push_back(distinct);
+
+      for (PlaceOptions o : configs) {
+        o.threads = options.threads;
+        o.engine = Engine::reference;
+        const Placement want = place(view, keys, o);
+        o.engine = Engine::simd;
+        for (std::size_t ti = 0; ti < targets.size(); ++ti) {
+          force_target(targets[ti].bits);
+          const Placement got = place(view, keys, o);
+          VerifyTargetResult& res = results[ti];
+          res.pairs += keys.size() * n;
+          ++res.placements;
+          for (std::size_t i = 0; i < keys.size(); ++i) {
+            bool same = got.partial == want.partial && got.replicas == want.replicas &&
+                        got.scores.size() == want.scores.size();
+            for (std::uint32_t j = 0; same && j < o.replicas; ++j) {
+              const std::size_t at = i * o.replicas + j;
+              same = got.nodes[at] == want.nodes[at] &&
+                     (want.scores.empty() || same_double(got.scores[at], want.scores[at]));
+            }
+            if (!same) {
+              if (res.mismatches++ == 0)
+                res.first_mismatch = describe_key(view, keys, o, want, got, i, trial);
+            }
+          }
+        }
+        pairs += keys.size() * n;
+      }
+    }
+  } catch (...) {
+    force_target(0);
+    throw;
+  }
+  force_target(0);
+  return results;
+}
+
+}  // namespace hrw

@@ -1,0 +1,422 @@
+// The SIMD batch engine against the scalar reference, on every runnable target.
+// HRW_TEST_SCALE (default 1) multiplies the random-input counts.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/det_math.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/hash.hpp"
+#include "hrw/key_batch.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/reference.hpp"
+#include "hrw/targets.hpp"
+#include "hrw/verify.hpp"
+#include "node_trie.hpp"
+#include "random_cluster.hpp"
+
+namespace {
+
+using namespace hrw;
+
+double test_scale() {
+  const char* s = std::getenv("HRW_TEST_SCALE");
+  const double v = s ? std::atof(s) : 1.0;
+  return v > 0 ? v : 1.0;
+}
+
+std::size_t scaled(std::size_t n) {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
+}
+
+// Restores run-time target detection when a test ends, even on failure.
+struct TargetGuard {
+  ~TargetGuard() { force_target(0); }
+};
+
+KeyBatch random_keys(std::mt19937_64& rng, std::size_t count, std::size_t max_len = 40) {
+  KeyBatch keys;
+  for (std::size_t i = 0; i < count; ++i) keys.add(test::random_bytes(rng, 0, max_len));
+  return keys;
+}
+
+std::uint64_t bits_of(double d) { return std::bit_cast<std::uint64_t>(d); }
+
+// Compares a SIMD placement with the reference engine key by key, bit for bit.
+void require_same(const ClusterView& view, const KeyBatch& keys, PlaceOptions o,
+                  const std::string& what) {
+  o.engine = Engine::reference;
+  const Placement want = place(view, keys, o);
+  o.engine = Engine::simd;
+  const Placement got = place(view, keys, o);
+  INFO(what << " target " << active_target().name << " nodes " << view.size() << " keys "
+            << keys.size() << " R " << o.replicas << " label '" << o.distinct_label << "'"
+            << (view.weighted() ? " weighted" : "") << " hash " << to_string(view.hash())
+            << " threads " << o.threads);
+  REQUIRE(got.replicas == want.replicas);
+  REQUIRE(got.partial == want.partial);
+  REQUIRE(got.nodes.size() == keys.size() * o.replicas);
+  REQUIRE(got.scores.size() == want.scores.size());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.nodes.size(); ++i) {
+    if (got.nodes[i] != want.nodes[i]) ++bad;
+    if (!want.scores.empty() && bits_of(got.scores[i]) != bits_of(want.scores[i])) ++bad;
+  }
+  REQUIRE(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("targets: compiled, runnable, forced and restored", "[kernels][targets]") {
+  TargetGuard guard;
+  const auto compiled = compiled_targets();
+  const auto runnable = runnable_targets();
+  REQUIRE(!compiled.empty());
+  REQUIRE(!runnable.empty());
+  for (const auto& t : runnable) {
+    CHECK(std::any_of(compiled.begin(), compiled.end(), [&](auto& c) { return c.bits == t.bits; }));
+    force_target(t.bits);
+    CHECK(active_target().bits == t.bits);
+    CHECK(active_target().name == t.name);
+  }
+  force_target(0);
+  CHECK(active_target().bits == runnable.front().bits);
+  CHECK_THROWS(force_target(std::int64_t{1} << 40));
+}
+
+TEST_CASE("trie program: one leaf per node in index order, FNV of every id", "[kernels][trie]") {
+  std::mt19937_64 rng(7);
+  const std::vector<std::vector<std::string>> fixed = {
+      {"a"},
+      {"a", "ab", "abc"},
+      {"a", "ab", "abc", "abd", "b", "ba"},
+      {std::string("\x00", 1), std::string("\x00\x00", 2), "\xFF", "\xFF\xFF", "\xFF\xFF\xFE"},
+      {"node-0", "node-1", "node-10", "node-100", "node-11", "node-2"},
+  };
+  auto check = [&](std::vector<std::string> ids) {
+    std::sort(ids.begin(), ids.end(), [](auto& a, auto& b) { return id_less(a, b); });
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<std::string_view> views(ids.begin(), ids.end());
+    const auto program = kernels::build_trie_program(views);
+    REQUIRE(program.leaves == ids.size());
+    std::uint32_t next = 0;
+    for (const auto& op : program.ops)
+      if (op.kind == kernels::kLeaf) REQUIRE(op.node == next++);
+    const std::uint32_t state = static_cast<std::uint32_t>(rng());
+    const auto hashes = kernels::run_trie_scalar(program, state);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      REQUIRE(hashes[i] == fnv1a32_continue(state, ids[i]));
+  };
+  for (const auto& ids : fixed) check(ids);
+  for (int t = 0; t < 200; ++t) {
+    std::vector<std::string> ids;
+    const std::size_t n = 1 + rng() % 300;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string id = test::random_bytes(rng, 1, 6);
+      for (char& c : id) c = "ab\xFF\0"[rng() % 4];  // dense: many shared prefixes
+      ids.push_back(id);
+    }
+    check(ids);
+  }
+  // Shared prefixes are hashed once: node-000..node-099 costs 6 + 10 + 100 byte steps.
+  std::vector<std::string> ids;
+  for (int i = 0; i < 100; ++i) ids.push_back(fmt::format("node-{:03}", i));
+  std::vector<std::string_view> views(ids.begin(), ids.end());
+  const auto program = kernels::build_trie_program(views);
+  std::size_t steps = 0;
+  for (const auto& op : program.ops) steps += op.length;
+  CHECK(steps == 116);
+}
+
+TEST_CASE("simd equals reference on every target: random clusters", "[kernels]") {
+  TargetGuard guard;
+  std::mt19937_64 rng(2024);
+  const std::size_t rounds = scaled(12);
+  const std::size_t batch_sizes[] = {0, 1, 3, 17, 1000};
+  for (const auto& target : runnable_targets()) {
+    force_target(target.bits);
+    REQUIRE(active_target().bits == target.bits);
+    for (std::size_t round = 0; round < rounds; ++round) {
+      test::RandomClusterOptions co;
+      co.max_nodes = round % 3 == 0 ? 300 : 40;
+      co.weighted = round % 2 == 1;
+      co.shared_prefix = round % 4 < 2;
+      const ClusterView view(test::random_cluster(rng, co));
+      const std::size_t count = batch_sizes[round % 5];
+      const KeyBatch keys = random_keys(rng, count);
+      PlaceOptions o;
+      o.with_scores = true;
+      o.threads = static_cast<unsigned>(round % 3);  // 0 (default), 1, 2
+      require_same(view, keys, o, "owner");
+      const auto max_r = static_cast<std::uint32_t>(std::min<std::size_t>(view.size(), 9));
+      o.replicas = 1 + static_cast<std::uint32_t>(rng() % max_r);
+      o.with_scores = round % 2 == 0;
+      require_same(view, keys, o, "top-R");
+      o.distinct_label = round % 2 ? "zone" : "rack";
+      o.allow_partial = true;
+      require_same(view, keys, o, "distinct");
+      o.replicas = std::min<std::uint32_t>(view.domain_count(o.distinct_label), o.replicas);
+      o.allow_partial = false;
+      require_same(view, keys, o, "distinct, enough domains");
+    }
+  }
+}
+
+TEST_CASE("simd equals reference: shared-prefix ids, 0xFF bytes, empty seed", "[kernels][trie]") {
+  TargetGuard guard;
+  std::mt19937_64 rng(99);
+  const std::vector<std::vector<std::string>> id_sets = {
+      {"a", "ab", "abc"},
+      {"a", "ab", "abc", "abcd", "abd", "b", "bb"},
+      {"\xFF", "\xFF\xFF", "\xFF\xFF\xFF", std::string("\x00", 1), "a\xFF", "a\xFE"},
+      {"node-0", "node-1", "node-10", "node-100", "node-1000", "node-2"},
+      {"x"},
+  };
+  for (const auto& target : runnable_targets()) {
+    force_target(target.bits);
+    for (const auto& ids : id_sets) {
+      for (int variant = 0; variant < 4; ++variant) {
+        ClusterSpec spec;
+        spec.seed = variant % 2 ? "" : "s\xFF";
+        spec.hash = variant < 2 ? HashMode::fnv1a_fmix : HashMode::fnv1a;
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+          NodeSpec n;
+          n.id = ids[i];
+          if (variant == 3) n.weight = 0.5 + static_cast<double>(i);
+          n.labels.emplace_back("zone", "z" + std::to_string(i % 2));
+          spec.nodes.push_back(n);
+        }
+        const ClusterView view(spec);
+        const KeyBatch keys = random_keys(rng, scaled(100), 30);
+        PlaceOptions o;
+        o.with_scores = true;
+        for (std::uint32_t r = 1; r <= std::min<std::size_t>(view.size(), 5); ++r) {
+          o.replicas = r;
+          o.distinct_label.clear();
+          require_same(view, keys, o, "prefix ids");
+          o.distinct_label = "zone";
+          o.allow_partial = true;
+          require_same(view, keys, o, "prefix ids distinct");
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("distinct: per-domain maxima then top-R equals walking the ranking", "[kernels][distinct]") {
+  // The kernel's formulation, written out with the reference's pair scores: each domain's
+  // representative is its best node (ties: smaller index), and the chosen replicas are the
+  // best R representatives under (rank key desc, index asc). It must equal
+  // reference::top_r_distinct, and the kernels must equal both.
+  TargetGuard guard;
+  std::mt19937_64 rng(5);
+  const auto targets = runnable_targets();
+  for (std::size_t round = 0; round < scaled(40); ++round) {
+    test::RandomClusterOptions co;
+    co.max_nodes = 60;
+    co.weighted = round % 2 == 0;
+    const ClusterView view(test::random_cluster(rng, co));
+    const std::string label = round % 3 ? "zone" : "rack";
+    const auto domains = view.domains(label);
+    const std::uint32_t domain_count = view.domain_count(label);
+    const std::uint32_t r =
+        1 + static_cast<std::uint32_t>(rng() % std::min<std::size_t>(view.size(), 6));
+    const KeyBatch keys = random_keys(rng, 50);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      std::vector<reference::PairScore> rep(domain_count);
+      std::vector<bool> has(domain_count, false);
+      for (std::uint32_t n = 0; n < view.size(); ++n) {
+        const auto s = reference::score_pair(view, keys[i], n);
+        const auto d = domains[n];
+        if (!has[d] || s.rank_key > rep[d].rank_key) rep[d] = s;  // strict: ties keep smaller
+        has[d] = true;
+      }
+      std::sort(rep.begin(), rep.end(), [](auto& a, auto& b) {
+        return a.rank_key != b.rank_key ? a.rank_key > b.rank_key : a.node < b.node;
+      });
+      std::vector<std::uint32_t> mine;
+      for (std::size_t j = 0; j < rep.size() && mine.size() < r; ++j) mine.push_back(rep[j].node);
+      const auto walk = reference::top_r_distinct(view, keys[i], r, label, true);
+      REQUIRE(walk.nodes == mine);
+    }
+    PlaceOptions o;
+    o.replicas = r;
+    o.distinct_label = label;
+    o.allow_partial = true;
+    for (const auto& t : targets) {
+      force_target(t.bits);
+      require_same(view, keys, o, "distinct proof");
+    }
+  }
+}
+
+TEST_CASE("ties: equal scores rank the smaller id first, also across domains", "[kernels][ties]") {
+  // Two ids whose FNV-1a states collide for one key: fmix32 is a bijection, so r ties in
+  // both hash modes, and equal weights make the weighted keys tie too.
+  TargetGuard guard;
+  const std::string key = "tie-key";
+  const std::uint32_t state = fnv1a32(key);
+  std::unordered_map<std::uint32_t, std::string> seen;
+  std::string c1, c2;
+  for (std::uint32_t i = 0; c1.empty(); ++i) {
+    std::string id = "t" + std::to_string(i);
+    auto [it, inserted] = seen.emplace(fnv1a32_continue(state, id), id);
+    if (!inserted) {
+      c1 = it->second;
+      c2 = id;
+    }
+  }
+  if (id_less(c2, c1)) std::swap(c1, c2);
+  KeyBatch keys;
+  keys.add(key);
+  for (int weighted = 0; weighted < 2; ++weighted) {
+    for (HashMode mode : {HashMode::fnv1a, HashMode::fnv1a_fmix}) {
+      // A filler id that sorts first and scores below the tie, in zone A with c2; c1 in B.
+      const std::uint32_t tie_r =
+          mode == HashMode::fnv1a_fmix ? fmix32(fnv1a32_continue(state, c1)) : fnv1a32_continue(state, c1);
+      std::string filler;
+      for (int i = 0;; ++i) {
+        filler = "a" + std::to_string(i);
+        std::uint32_t h = fnv1a32_continue(state, filler);
+        if (mode == HashMode::fnv1a_fmix) h = fmix32(h);
+        if (h < tie_r) break;
+      }
+      ClusterSpec spec;
+      spec.hash = mode;
+      auto add = [&](const std::string& id, const std::string& zone) {
+        NodeSpec n;
+        n.id = id;
+        if (weighted) n.weight = 2.0;
+        n.labels.emplace_back("zone", zone);
+        spec.nodes.push_back(n);
+      };
+      add(c2, "A");
+      add(filler, "A");
+      add(c1, "B");
+      const ClusterView view(spec);
+      const std::uint32_t i1 = *view.find(c1), i2 = *view.find(c2);
+      REQUIRE(reference::score_pair(view, key, i1).rank_key ==
+              reference::score_pair(view, key, i2).rank_key);
+      for (const auto& t : runnable_targets()) {
+        force_target(t.bits);
+        PlaceOptions o;
+        o.with_scores = true;
+        CHECK(place(view, keys, o).owner(0) == i1);
+        o.replicas = 2;
+        Placement p = place(view, keys, o);
+        CHECK(p.node(0, 0) == i1);
+        CHECK(p.node(0, 1) == i2);
+        o.distinct_label = "zone";
+        p = place(view, keys, o);
+        CHECK(p.node(0, 0) == i1);
+        CHECK(p.node(0, 1) == i2);
+        require_same(view, keys, o, "ties");
+      }
+    }
+  }
+}
+
+TEST_CASE("results do not depend on thread count or chunking", "[kernels][threads]") {
+  std::mt19937_64 rng(11);
+  test::RandomClusterOptions co;
+  co.min_nodes = 30;
+  co.max_nodes = 50;
+  const ClusterView view(test::random_cluster(rng, co));
+  const KeyBatch keys = random_keys(rng, scaled(20000), 24);
+  PlaceOptions o;
+  o.replicas = 3;
+  o.with_scores = true;
+  o.threads = 1;
+  const Placement one = place(view, keys, o);
+  for (unsigned threads : {0u, 2u}) {
+    o.threads = threads;
+    const Placement many = place(view, keys, o);
+    REQUIRE(many.nodes == one.nodes);
+    REQUIRE(many.scores == one.scores);
+  }
+  // A sub-batch gives the same answers as the corresponding slice of the whole batch.
+  KeyBatch part;
+  for (std::size_t i = 4097; i < 4200; ++i) part.add(keys[i]);
+  o.threads = 1;
+  const Placement p = place(view, part, o);
+  for (std::size_t i = 0; i < part.size(); ++i)
+    for (std::uint32_t j = 0; j < 3; ++j) REQUIRE(p.node(i, j) == one.node(4097 + i, j));
+}
+
+TEST_CASE("partial results and large R", "[kernels][partial]") {
+  TargetGuard guard;
+  ClusterSpec spec;
+  for (int i = 0; i < 12; ++i) {
+    NodeSpec n;
+    n.id = "n" + std::to_string(i);
+    if (i % 4 != 3) n.labels.emplace_back("zone", i % 2 ? "odd" : "even");
+    spec.nodes.push_back(n);
+  }
+  const ClusterView view(spec);  // domains: even, odd, n3, n7, n11 = 5
+  std::mt19937_64 rng(3);
+  const KeyBatch keys = random_keys(rng, 257);
+  for (const auto& t : runnable_targets()) {
+    force_target(t.bits);
+    PlaceOptions o;
+    o.replicas = 7;
+    o.distinct_label = "zone";
+    o.allow_partial = true;
+    o.with_scores = true;
+    const Placement p = place(view, keys, o);
+    CHECK(p.partial);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      CHECK(p.node(i, 4) != kNoNode);
+      CHECK(p.node(i, 5) == kNoNode);
+      CHECK(p.node(i, 6) == kNoNode);
+    }
+    require_same(view, keys, o, "partial");
+    o.allow_partial = false;
+    CHECK_THROWS_AS(place(view, keys, o), InputError);
+    o.distinct_label.clear();
+    o.replicas = 12;  // beyond the kernels' registers: the reference fallback
+    require_same(view, keys, o, "R=12");
+    o.replicas = 13;
+    CHECK_THROWS_AS(place(view, keys, o), InputError);
+  }
+}
+
+TEST_CASE("verify_targets finds no mismatch", "[kernels][verify]") {
+  VerifyOptions vo;
+  vo.pairs = scaled(300000);
+  vo.seed = 12345;
+  const auto results = verify_targets(vo);
+  REQUIRE(results.size() == runnable_targets().size());
+  for (const auto& r : results) {
+    INFO(r.name << ": " << r.first_mismatch);
+    CHECK(r.pairs >= vo.pairs);
+    CHECK(r.mismatches == 0);
+  }
+  CHECK(active_target().bits == runnable_targets().front().bits);
+}
+
+TEST_CASE("weighted gate bound: det::ln(u) <= u - 1 with u - 1 exact", "[kernels][det]") {
+  // The weighted kernels skip det::ln for a candidate when u - 1 < B * w (see
+  // Weighted::CannotBeat): sound only if det::ln(u) <= u - 1. The tightest cases are u
+  // closest to 1 (r near 2^32 - 1): check those exhaustively, the rest by sampling.
+  auto check = [](std::uint32_t r) {
+    const double u = det::unit_from_hash(r);
+    const double x = u - 1.0;
+    REQUIRE(x + 1.0 == u);  // exact
+    REQUIRE(det::ln(u) <= x);
+  };
+  for (std::uint32_t k = 0; k < (1u << 16) * static_cast<std::uint32_t>(test_scale()); ++k)
+    check(0xFFFFFFFFu - k);
+  std::mt19937_64 rng(17);
+  for (int k = 0; k < 100000; ++k) check(static_cast<std::uint32_t>(rng()));
+  for (std::uint32_t r = 0; r < 1000; ++r) check(r);
+  CHECK(det::ln(1.0) == 0.0);
+}
