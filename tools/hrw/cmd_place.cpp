@@ -1,13 +1,46 @@
-// PLACEHOLDER: replaced by the issue that builds `hrw place`.
-#include <stdexcept>
+// hrw place: the owner (or replicas) of every key of a file or stdin, as CSV in input order.
+#include <fmt/core.h>
 
+#include "hrw/bulk_options.hpp"
+#include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/progress.hpp"
 
 namespace hrw::cli {
 
+namespace {
+
+struct PlaceArgs {
+  ClusterOptions cluster;
+  BulkOptions bulk;
+  std::string out = "-";
+  std::string stats;
+};
+
+}  // namespace
+
 Runner add_place(CLI::App& app) {
-  app.add_subcommand("place", "(not built yet)");
-  return [] () -> int { throw std::runtime_error("hrw place is not built yet"); };
+  auto args = std::make_shared<PlaceArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "place", "Place every key of a file: CSV key,owner (or key,replica_1..R) in input order");
+  add_cluster_options(*sub, args->cluster);
+  add_bulk_options(*sub, args->bulk);
+  sub->add_option("--out", args->out, "Output CSV file, or - for stdout (default)");
+  sub->add_option("--stats", args->stats, "Write per-node stats as JSON to this file");
+  return [args]() -> int {
+    const ClusterView view = args->cluster.load();
+    PlaceJob job;
+    job.keys = args->bulk.key_input();
+    job.place = args->bulk.place_options();
+    job.out = args->out;
+    job.stats = args->stats;
+    job.progress = Progress::stderr_is_tty();
+    bool has_bytes = false, has_requests = false;
+    const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
+    fmt::print(stderr, "{}", stats.table(has_bytes, has_requests));
+    return 0;
+  };
 }
 
 }  // namespace hrw::cli

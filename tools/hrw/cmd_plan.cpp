@@ -1,13 +1,76 @@
-// PLACEHOLDER: replaced by the issue that builds `hrw plan`.
-#include <stdexcept>
+// hrw plan: which keys move between two versioned views, in batches, with the accounting
+// an operator needs (docs/plan.md).
+#include <chrono>
 
+#include <fmt/core.h>
+
+#include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/progress.hpp"
 
 namespace hrw::cli {
 
+namespace {
+
+struct PlanArgs {
+  std::string from, to;
+  BulkOptions bulk;
+  std::uint64_t batch_size = 1000;
+  std::string out_dir;
+  std::string svg;
+  bool kernel_only = false;
+};
+
+// Hidden benchmark mode: the same keys, placed in both views with nothing else timed, so
+// bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone.
+int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
+  const KeyInput in = a.bulk.key_input();
+  KeySource source(in.path, in.format.value_or(key_format_for(in.path)));
+  std::vector<KeyChunk> chunks;
+  for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
+  const PlaceOptions options = a.bulk.place_options();
+  Placement pa, pb;
+  const auto start = std::chrono::steady_clock::now();
+  for (const KeyChunk& c : chunks) {
+    place(from, c.keys, options, pa);
+    place(to, c.keys, options, pb);
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print("kernel-only: {} keys, both views, {:.3f} s, {:.0f} keys/s\n", source.keys_read(), s,
+             static_cast<double>(source.keys_read()) / s);
+  return 0;
+}
+
+}  // namespace
+
 Runner add_plan(CLI::App& app) {
-  app.add_subcommand("plan", "(not built yet)");
-  return [] () -> int { throw std::runtime_error("hrw plan is not built yet"); };
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "plan", "Migration plan between two cluster views: DIR/moves.csv and DIR/summary.json");
+  sub->add_option("--from", args->from, "Source cluster view (JSON, with version)")->required();
+  sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
+  add_bulk_options(*sub, args->bulk);
+  sub->add_option("--batch-size", args->batch_size, "Rows per batch of moves.csv")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
+  sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
+  sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
+  return [args]() -> int {
+    const ClusterView from(load_cluster_file(args->from));
+    const ClusterView to(load_cluster_file(args->to));
+    if (auto warning = incompatibility_warning(from, to)) fmt::print(stderr, "hrw: {}\n", *warning);
+    if (args->kernel_only) return kernel_only(from, to, *args);
+    PlanJob job;
+    job.keys = args->bulk.key_input();
+    job.place = args->bulk.place_options();
+    job.batch_size = args->batch_size;
+    job.out_dir = args->out_dir;
+    job.svg = args->svg;
+    job.progress = Progress::stderr_is_tty();
+    fmt::print(stderr, "{}", summary_text(run_plan(from, to, job)));
+    return 0;
+  };
 }
 
 }  // namespace hrw::cli

@@ -1,13 +1,66 @@
-// PLACEHOLDER: replaced by the issue that builds `hrw sample`.
-#include <stdexcept>
+// hrw sample: a ready-made keyspace and two views (10 nodes -> 11), so that the README's
+// first command has something to plan.
+#include <charconv>
 
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
 
 namespace hrw::cli {
 
+namespace {
+
+std::string view_json(std::int64_t version, int nodes) {
+  static const char* const kZones[] = {"eu-1a", "eu-1b", "eu-1c"};
+  nlohmann::ordered_json v;
+  v["version"] = version;
+  v["nodes"] = nlohmann::ordered_json::array();
+  for (int i = 0; i < nodes; ++i)
+    v["nodes"].push_back({{"id", fmt::format("node-{}", i)}, {"zone", kZones[i % 3]}});
+  return v.dump(2) + "\n";
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  f.write(text);
+  f.commit();
+}
+
+// user:0 ... user:N-1, one per line, written in 1 MB pieces.
+void write_keys(const std::string& path, std::uint64_t count) {
+  AtomicFile f(path);
+  std::string buf;
+  char num[24];
+  for (std::uint64_t i = 0; i < count; ++i) {
+    buf += "user:";
+    buf.append(num, std::to_chars(num, num + sizeof num, i).ptr);
+    buf.push_back('\n');
+    if (buf.size() >= (1u << 20)) f.write(buf), buf.clear();
+  }
+  f.write(buf);
+  f.commit();
+}
+
+}  // namespace
+
 Runner add_sample(CLI::App& app) {
-  app.add_subcommand("sample", "(not built yet)");
-  return [] () -> int { throw std::runtime_error("hrw sample is not built yet"); };
+  auto count = std::make_shared<std::uint64_t>(1000000);
+  auto dir = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand(
+      "sample", "Write sample data: DIR/keys.txt (user:0...), DIR/from.json (10 nodes, v1), "
+                "DIR/to.json (11 nodes, v2)");
+  sub->add_option("--keys", *count, "Number of keys");
+  sub->add_option("--out", *dir, "Output folder (created if missing)")->required();
+  return [count, dir]() -> int {
+    make_output_dir(*dir);
+    write_file(*dir + "/from.json", view_json(1, 10));
+    write_file(*dir + "/to.json", view_json(2, 11));
+    write_keys(*dir + "/keys.txt", *count);
+    fmt::print(stderr, "wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);
+    return 0;
+  };
 }
 
 }  // namespace hrw::cli

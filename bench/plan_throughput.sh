@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End-to-end `hrw plan` throughput against the placement kernels alone, on the same keys
+# and views (N keys, 100 -> 101 nodes). Target: plan >= 70% of the kernel-only keys/s.
+#
+#   bench/plan_throughput.sh [HRW_BINARY] [KEYS]      (defaults: build/hrw, 10000000)
+#
+# Kernel-only = `hrw plan --kernel-only` (hidden option): the keys are read into memory
+# first, then only hrw::place runs, for both views, chunk by chunk, as the plan does.
+# Peak RSS comes from /usr/bin/time -v when available.
+set -euo pipefail
+
+HRW=${1:-build/hrw}
+KEYS=${2:-10000000}
+WORK=${WORK:-$(mktemp -d /tmp/hrw-plan-bench-XXXXXX)}
+trap 'rm -rf "$WORK"' EXIT
+
+view() {  # view VERSION NODE_COUNT
+  local sep=""
+  printf '{"version": %d, "nodes": [' "$1"
+  for ((i = 0; i < $2; i++)); do
+    printf '%s{"id": "node-%d", "zone": "z%d"}' "$sep" "$i" $((i % 3))
+    sep=", "
+  done
+  printf ']}\n'
+}
+
+view 1 100 > "$WORK/from.json"
+view 2 101 > "$WORK/to.json"
+"$HRW" sample --keys "$KEYS" --out "$WORK/sample" 2>/dev/null
+KEYFILE="$WORK/sample/keys.txt"
+cat "$KEYFILE" > /dev/null  # warm the page cache: measure hrw, not the disk
+
+echo "== $KEYS keys, 100 -> 101 nodes, $(nproc) cores, $(basename "$HRW")"
+# Best of RUNS for both: the machine may be shared, and the best run is the least disturbed.
+RUNS=${RUNS:-3}
+kernel_rate=0
+for ((r = 0; r < RUNS; r++)); do
+  kernel=$("$HRW" plan --from "$WORK/from.json" --to "$WORK/to.json" --keys "$KEYFILE" \
+             --out "$WORK/unused" --kernel-only)
+  echo "$kernel"
+  rate=$(sed -E 's/.* ([0-9]+) keys\/s/\1/' <<< "$kernel")
+  if ((rate > kernel_rate)); then kernel_rate=$rate; fi
+done
+
+TIME=()
+if [[ -x /usr/bin/time ]]; then TIME=(/usr/bin/time -v -o "$WORK/time.txt"); fi
+plan_s=999999
+for ((r = 0; r < RUNS; r++)); do
+  start=$(date +%s.%N)
+  "${TIME[@]}" "$HRW" plan --from "$WORK/from.json" --to "$WORK/to.json" --keys "$KEYFILE" \
+    --out "$WORK/plan" 2> "$WORK/plan.err"
+  end=$(date +%s.%N)
+  s=$(echo "$end - $start" | bc -l)
+  printf 'plan run: %.3f s\n' "$s"
+  if (( $(echo "$s < $plan_s" | bc -l) )); then plan_s=$s; fi
+done
+plan_rate=$(echo "$KEYS / $plan_s" | bc -l)
+head -1 "$WORK/plan.err"
+printf 'plan end to end (best): %.3f s, %.0f keys/s\n' "$plan_s" "$plan_rate"
+printf 'plan / kernel-only (best of each): %.1f%%  (target >= 70%%)\n' "$(echo "100 * $plan_rate / $kernel_rate" | bc -l)"
+if [[ -f "$WORK/time.txt" ]]; then
+  grep -E "Maximum resident set size" "$WORK/time.txt" | sed 's/^\s*/plan peak RSS: /'
+fi

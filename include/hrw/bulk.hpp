@@ -1,0 +1,100 @@
+// Bulk placement of a streamed keyspace: KeySource chunks -> hrw::place (for one or more
+// views) -> a consumer that sees each chunk with its placements, in input order. `hrw place`
+// and `hrw plan` are two consumers of this one path.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_source.hpp"
+#include "hrw/placement.hpp"
+
+namespace hrw {
+
+struct StreamOptions {
+  PlaceOptions place;
+  std::size_t chunk_keys = kDefaultChunkKeys;
+};
+
+// Called once per chunk, in input order, never concurrently. placements[v] is the
+// placement of the chunk in views[v].
+using ChunkConsumer =
+    std::function<void(const KeyChunk& chunk, const std::vector<Placement>& placements)>;
+
+// Reads, places and consumes chunk by chunk. Reading the next chunk and consuming the
+// previous one overlap with placing the current one (a 3-stage oneTBB pipeline), so the
+// kernels are not idle while the input is parsed. Memory: a few chunks, whatever the input.
+void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
+                       const StreamOptions& options, const ChunkConsumer& consume);
+
+// Keys, bytes and requests added up: what reports count per node.
+struct LoadCounts {
+  std::uint64_t keys = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t requests = 0;
+
+  void add(const KeyChunk& chunk, std::size_t i) { add<true>(chunk, i); }
+  // Weighted = false skips bytes and requests: the hot loops pick it once per chunk when
+  // the input has neither column.
+  template <bool Weighted>
+  void add(const KeyChunk& chunk, std::size_t i) {
+    keys += 1;
+    if constexpr (Weighted) {
+      bytes += chunk.bytes_of(i);
+      requests += chunk.requests_of(i);
+    }
+  }
+  LoadCounts& operator+=(const LoadCounts& o) {
+    keys += o.keys, bytes += o.bytes, requests += o.requests;
+    return *this;
+  }
+  bool operator==(const LoadCounts&) const = default;
+};
+
+// hrw place's per-node accounting. Keys, bytes and requests are counted for the owner
+// (rank 1), so the node totals equal what was read; with R > 1 each node's replica slots
+// (keys it holds at any rank) are counted too.
+class PlaceStats {
+ public:
+  PlaceStats(const ClusterView& view, std::uint32_t replicas);
+  void add(const KeyChunk& chunk, const Placement& placement);
+
+  const ClusterView& view() const { return *view_; }
+  std::uint32_t replicas() const { return replicas_; }
+  const std::vector<LoadCounts>& owned() const { return owned_; }
+  const std::vector<std::uint64_t>& slots() const { return slots_; }
+  const LoadCounts& read() const { return read_; }
+  std::uint64_t partial_keys() const { return partial_keys_; }
+  // Node i's share of the keys divided by its target share (ClusterView::share); the peak
+  // over nodes is the "peak-to-mean" (for an unweighted view: max keys / mean keys).
+  double share_ratio(std::uint32_t node) const;
+  double peak_to_mean() const;
+
+  std::string to_json(bool with_bytes, bool with_requests) const;
+  std::string table(bool with_bytes, bool with_requests) const;
+
+ private:
+  const ClusterView* view_;
+  std::uint32_t replicas_;
+  std::vector<LoadCounts> owned_;
+  std::vector<std::uint64_t> slots_;
+  LoadCounts read_;
+  std::uint64_t partial_keys_ = 0;
+};
+
+// The CSV rows of `hrw place` (header: key,owner or key,replica_1..replica_R; a partial
+// result leaves its missing replicas empty). Node ids are quoted once, up front.
+class PlacementCsv {
+ public:
+  PlacementCsv(const ClusterView& view, std::uint32_t replicas);
+  std::string header() const;
+  void append_rows(std::string& out, const KeyChunk& chunk, const Placement& placement) const;
+
+ private:
+  std::uint32_t replicas_;
+  std::vector<std::string> ids_;  // CSV-ready
+};
+
+}  // namespace hrw

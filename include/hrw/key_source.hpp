@@ -1,0 +1,74 @@
+// Streaming key input for bulk commands: a file or stdin, read in bounded chunks so memory
+// stays flat however many keys there are.
+//
+// Formats:
+//  - lines: one key per line, LF-separated; one trailing CR is removed (CRLF files work);
+//    the last line may lack its LF; an empty line is the empty key. A final LF does not
+//    start another key, so "a\n\nb\n" holds 3 keys.
+//  - csv: RFC 4180 with a header; a `key` column, optional `bytes` and `requests` columns
+//    (non-negative integers) that reports add up per node. Records end with LF or CRLF.
+// Keys are bytes: nothing is trimmed, decoded or validated as UTF-8.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hrw/key_batch.hpp"
+
+namespace hrw {
+
+enum class KeyFormat { lines, csv };
+
+// "lines" or "csv"; InputError otherwise.
+KeyFormat parse_key_format(std::string_view text);
+// csv for a name ending in ".csv", lines otherwise (stdin included).
+KeyFormat key_format_for(std::string_view path);
+
+// Large enough that per-chunk costs (pipeline hand-off, kernel set-up) vanish, small
+// enough that the few chunks in flight stay cache-friendly and take ~20 MB in all. Measured
+// (bench/PLAN.md): 1<<20 keys per chunk was slower, its fresh memory costing page faults.
+inline constexpr std::size_t kDefaultChunkKeys = std::size_t{1} << 16;
+
+struct KeyChunk {
+  KeyBatch keys;
+  std::vector<std::uint64_t> bytes;     // one per key when the input has a bytes column
+  std::vector<std::uint64_t> requests;  // one per key when the input has a requests column
+  std::uint64_t first = 0;              // input index of keys[0]
+  std::uint64_t input_offset = 0;       // input bytes consumed once this chunk was read
+
+  std::size_t size() const { return keys.size(); }
+  void clear();
+  std::uint64_t bytes_of(std::size_t i) const { return bytes.empty() ? 0 : bytes[i]; }
+  std::uint64_t requests_of(std::size_t i) const { return requests.empty() ? 0 : requests[i]; }
+};
+
+class KeySource {
+ public:
+  // "-" reads stdin. Throws InputError naming the file when it is missing, a directory or
+  // unreadable, and (csv) when the header has no key column.
+  KeySource(const std::string& path, KeyFormat format);
+  ~KeySource();
+  KeySource(const KeySource&) = delete;
+  KeySource& operator=(const KeySource&) = delete;
+
+  // Replaces `chunk` with the next keys, at most max_keys (>= 1). False when none are left.
+  // Malformed input throws InputError "FILE: line N: ...".
+  bool next(KeyChunk& chunk, std::size_t max_keys);
+
+  bool has_bytes() const;
+  bool has_requests() const;
+  const std::string& name() const;  // the path, or "<stdin>"
+  std::uint64_t keys_read() const;
+  // Size of a regular file, for progress ETAs; nullopt for pipes.
+  std::optional<std::uint64_t> total_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hrw

@@ -1,0 +1,71 @@
+#include "io/byte_reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "hrw/errors.hpp"
+
+namespace hrw::io {
+
+namespace {
+// Big enough that syscalls are rare, small enough to stay in L2/L3 while it is scanned.
+constexpr std::size_t kBufferBytes = std::size_t{1} << 22;
+}  // namespace
+
+ByteReader::ByteReader(const std::string& path)
+    : name_(path == "-" ? "<stdin>" : path), buf_(kBufferBytes) {
+  if (path == "-") {
+    fd_ = STDIN_FILENO;
+  } else {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
+    own_fd_ = true;
+  }
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      if (own_fd_) ::close(fd_);
+      throw InputError(fmt::format("{}: cannot read: is a directory", name_));
+    }
+    if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+}
+
+ByteReader::~ByteReader() {
+  if (own_fd_) ::close(fd_);
+}
+
+bool ByteReader::refill() {
+  if (eof_) return false;
+  const std::size_t unread = end_ - pos_;
+  if (pos_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + pos_, unread);
+    pos_ = 0;
+    end_ = unread;
+  }
+  if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);  // one key longer than the buffer
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
+    if (n > 0) {
+      end_ += static_cast<std::size_t>(n);
+      return true;
+    }
+    if (n == 0) {
+      eof_ = true;
+      return false;
+    }
+    if (errno == EINTR) continue;
+    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  }
+}
+
+}  // namespace hrw::io

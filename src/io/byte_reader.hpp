@@ -1,0 +1,48 @@
+// Buffered reading of a file or stdin with big read(2) calls: parsers scan the buffer in
+// place (memchr), so reading costs no allocation and no copy per key.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hrw::io {
+
+class ByteReader {
+ public:
+  // "-" is stdin. InputError "PATH: cannot open: ..." / "PATH: cannot read: is a directory".
+  explicit ByteReader(const std::string& path);
+  ~ByteReader();
+  ByteReader(const ByteReader&) = delete;
+  ByteReader& operator=(const ByteReader&) = delete;
+
+  const char* cur() const { return buf_.data() + pos_; }
+  const char* end() const { return buf_.data() + end_; }
+  void consume(std::size_t n) {
+    pos_ += n;
+    consumed_ += n;
+  }
+  // Reads more bytes after the unread ones (moving them to the front, growing the buffer
+  // when they fill it). False at end of input. Pointers from cur()/end() are invalidated.
+  bool refill();
+
+  // Single-byte access for the CSV state machine: -1 at end of input.
+  int peek() { return (pos_ < end_ || refill()) ? static_cast<unsigned char>(buf_[pos_]) : -1; }
+  void skip() { consume(1); }
+
+  const std::string& name() const { return name_; }
+  std::uint64_t consumed() const { return consumed_; }
+  std::optional<std::uint64_t> size() const { return size_; }
+
+ private:
+  std::string name_;
+  int fd_ = -1;
+  bool own_fd_ = false;
+  bool eof_ = false;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, end_ = 0;
+  std::uint64_t consumed_ = 0;
+  std::optional<std::uint64_t> size_;
+};
+
+}  // namespace hrw::io

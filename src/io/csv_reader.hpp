@@ -1,0 +1,38 @@
+// A streaming RFC 4180 record reader over a ByteReader. Fields live in reused strings, so
+// reading a record allocates nothing once the first records have sized them.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/byte_reader.hpp"
+
+namespace hrw::io {
+
+class CsvReader {
+ public:
+  explicit CsvReader(ByteReader& in) : in_(in) {}
+
+  // Reads the next record; false at end of input. Throws InputError with the line where a
+  // quoted field started when its quote is never closed, or where a closing quote is
+  // followed by anything but a comma or the end of the record.
+  bool next();
+
+  std::size_t field_count() const { return count_; }
+  const std::string& field(std::size_t i) const { return fields_[i]; }
+  // Line (1-based) where the current record starts.
+  std::uint64_t record_line() const { return record_line_; }
+
+ private:
+  std::string& new_field();
+  bool read_quoted(std::string& f);  // true when the record ended after it
+  bool read_plain(std::string& f);   // true when the record ended after it
+
+  ByteReader& in_;
+  std::vector<std::string> fields_;
+  std::size_t count_ = 0;
+  std::uint64_t line_ = 1;
+  std::uint64_t record_line_ = 1;
+};
+
+}  // namespace hrw::io

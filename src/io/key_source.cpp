@@ -1,0 +1,156 @@
+#include "hrw/key_source.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "hrw/errors.hpp"
+#include "io/byte_reader.hpp"
+#include "io/csv_reader.hpp"
+
+namespace hrw {
+
+KeyFormat parse_key_format(std::string_view text) {
+  if (text == "lines") return KeyFormat::lines;
+  if (text == "csv") return KeyFormat::csv;
+  throw InputError(fmt::format("--keys-format: unknown format \"{}\" (expected lines or csv)", text));
+}
+
+KeyFormat key_format_for(std::string_view path) {
+  return path.ends_with(".csv") ? KeyFormat::csv : KeyFormat::lines;
+}
+
+void KeyChunk::clear() {
+  keys.clear();
+  bytes.clear();
+  requests.clear();
+}
+
+namespace {
+
+constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
+
+struct CsvColumns {
+  std::size_t key = kNoColumn, bytes = kNoColumn, requests = kNoColumn, count = 0;
+};
+
+CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
+  if (!csv.next())
+    throw InputError(fmt::format("{}: line 1: empty CSV: a header with a \"key\" column is required", name));
+  CsvColumns cols;
+  cols.count = csv.field_count();
+  std::string seen;
+  for (std::size_t i = 0; i < cols.count; ++i) {
+    const std::string& f = csv.field(i);
+    std::size_t* slot = f == "key" ? &cols.key : f == "bytes" ? &cols.bytes
+                      : f == "requests" ? &cols.requests : nullptr;
+    if (slot && *slot != kNoColumn)
+      throw InputError(fmt::format("{}: line 1: column \"{}\" appears twice in the header", name, f));
+    if (slot) *slot = i;
+    seen += (i ? ", " : "") + f;
+  }
+  if (cols.key == kNoColumn)
+    throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {})",
+                                 name, seen));
+  return cols;
+}
+
+std::uint64_t parse_count(const std::string& text, const char* column, const std::string& name,
+                          std::uint64_t line) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got \"{}\"", name,
+                                 line, column, text));
+  return value;
+}
+
+}  // namespace
+
+struct KeySource::Impl {
+  io::ByteReader in;
+  KeyFormat format;
+  io::CsvReader csv{in};
+  CsvColumns cols;
+  std::uint64_t keys = 0;
+
+  Impl(const std::string& path, KeyFormat f) : in(path), format(f) {
+    if (format == KeyFormat::csv) cols = read_header(csv, in.name());
+  }
+
+  void next_lines(KeyChunk& chunk, std::size_t max_keys);
+  void next_csv(KeyChunk& chunk, std::size_t max_keys);
+};
+
+// The hot loop of `hrw plan`: memchr over the read buffer, keys appended straight into the
+// batch's contiguous storage.
+void KeySource::Impl::next_lines(KeyChunk& chunk, std::size_t max_keys) {
+  KeyBatch& batch = chunk.keys;
+  while (batch.size() < max_keys) {
+    const char* p = in.cur();
+    const char* e = in.end();
+    while (batch.size() < max_keys) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
+      if (!nl) break;
+      std::size_t len = static_cast<std::size_t>(nl - p);
+      if (len && p[len - 1] == '\r') --len;
+      batch.add(std::string_view(p, len));
+      p = nl + 1;
+    }
+    in.consume(static_cast<std::size_t>(p - in.cur()));
+    if (batch.size() == max_keys || in.refill()) continue;
+    // End of input: a last line without LF is still a key.
+    std::size_t len = static_cast<std::size_t>(in.end() - in.cur());
+    if (len == 0) return;
+    const std::size_t taken = len;
+    if (in.cur()[len - 1] == '\r') --len;
+    batch.add(std::string_view(in.cur(), len));
+    in.consume(taken);
+    return;
+  }
+}
+
+void KeySource::Impl::next_csv(KeyChunk& chunk, std::size_t max_keys) {
+  while (chunk.keys.size() < max_keys && csv.next()) {
+    const std::uint64_t line = csv.record_line();
+    if (csv.field_count() != cols.count)
+      throw InputError(fmt::format("{}: line {}: {} field(s), but the header has {}", in.name(),
+                                   line, csv.field_count(), cols.count));
+    chunk.keys.add(csv.field(cols.key));
+    if (cols.bytes != kNoColumn)
+      chunk.bytes.push_back(parse_count(csv.field(cols.bytes), "bytes", in.name(), line));
+    if (cols.requests != kNoColumn)
+      chunk.requests.push_back(parse_count(csv.field(cols.requests), "requests", in.name(), line));
+  }
+}
+
+KeySource::KeySource(const std::string& path, KeyFormat format)
+    : impl_(std::make_unique<Impl>(path, format)) {}
+
+KeySource::~KeySource() = default;
+
+bool KeySource::next(KeyChunk& chunk, std::size_t max_keys) {
+  if (max_keys == 0) max_keys = 1;
+  chunk.clear();
+  // Sized once per chunk buffer (a no-op later), so appending keys never reallocates.
+  chunk.keys.reserve(max_keys, std::min<std::size_t>(max_keys, kDefaultChunkKeys) * 16);
+  chunk.first = impl_->keys;
+  if (impl_->format == KeyFormat::lines)
+    impl_->next_lines(chunk, max_keys);
+  else
+    impl_->next_csv(chunk, max_keys);
+  impl_->keys += chunk.size();
+  chunk.input_offset = impl_->in.consumed();
+  return !chunk.keys.empty();
+}
+
+bool KeySource::has_bytes() const { return impl_->cols.bytes != kNoColumn; }
+bool KeySource::has_requests() const { return impl_->cols.requests != kNoColumn; }
+const std::string& KeySource::name() const { return impl_->in.name(); }
+std::uint64_t KeySource::keys_read() const { return impl_->keys; }
+std::optional<std::uint64_t> KeySource::total_bytes() const { return impl_->in.size(); }
+
+}  // namespace hrw

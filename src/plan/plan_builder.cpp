@@ -1,0 +1,206 @@
+// Plan accounting (contract §5). Every counter is incremented on its own path, so that the
+// final check (before = out + stayed, after = in + stayed, moved + stayed = read) compares
+// independent sums and catches a bookkeeping bug instead of restating it.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hrw/csv.hpp"
+#include "hrw/plan.hpp"
+
+namespace hrw {
+
+namespace {
+
+// Union of both views' ids in memcmp order.
+std::vector<std::string> union_ids(const ClusterView& a, const ClusterView& b) {
+  std::vector<std::string> ids;
+  for (auto& n : a.nodes()) ids.push_back(n.id);
+  for (auto& n : b.nodes()) ids.push_back(n.id);
+  std::sort(ids.begin(), ids.end(), [](const std::string& x, const std::string& y) { return id_less(x, y); });
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::vector<std::uint32_t> to_union(const ClusterView& view, const std::vector<std::string>& ids) {
+  std::vector<std::uint32_t> map(view.size());
+  for (std::uint32_t i = 0; i < view.size(); ++i) {
+    auto it = std::lower_bound(ids.begin(), ids.end(), view.node(i).id,
+                               [](const std::string& x, const std::string& y) { return id_less(x, y); });
+    map[i] = static_cast<std::uint32_t>(it - ids.begin());
+  }
+  return map;
+}
+
+bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
+  return std::find(set.begin(), set.end(), node) != set.end();
+}
+
+}  // namespace
+
+double ideal_fraction(const ClusterView& a, const ClusterView& b) {
+  std::map<std::string, double, decltype([](const std::string& x, const std::string& y) {
+             return id_less(x, y);
+           })> diff;
+  for (std::uint32_t i = 0; i < a.size(); ++i) diff[a.node(i).id] += a.share(i);
+  for (std::uint32_t i = 0; i < b.size(); ++i) diff[b.node(i).id] -= b.share(i);
+  double sum = 0;
+  for (auto& [id, d] : diff) sum += std::fabs(d);
+  return sum / 2;
+}
+
+std::optional<std::string> incompatibility_warning(const ClusterView& a, const ClusterView& b) {
+  if (a.seed() == b.seed() && a.hash() == b.hash()) return std::nullopt;
+  return fmt::format(
+      "warning: {} (seed \"{}\", hash {}) and {} (seed \"{}\", hash {}) hash keys differently: "
+      "every key may move",
+      a.source(), a.seed(), to_string(a.hash()), b.source(), b.seed(), to_string(b.hash()));
+}
+
+PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
+                         std::uint64_t batch_size)
+    : from_(&from), to_(&to), replicas_(replicas), batch_size_(std::max<std::uint64_t>(batch_size, 1)),
+      ids_(union_ids(from, to)), from_union_(to_union(from, ids_)), to_union_(to_union(to, ids_)),
+      flows_(ids_.size()) {
+  for (std::size_t u = 0; u < ids_.size(); ++u) {
+    csv_ids_.push_back(csv::quoted(ids_[u]));
+    flows_[u].id = ids_[u];
+  }
+}
+
+void PlanBuilder::append_row(std::string& rows, std::string_view key, std::uint32_t from,
+                             std::uint32_t to) {
+  char num[24];
+  const auto end = fmt::format_to(num, "{}", rows_ / batch_size_ + 1);
+  rows.append(num, end);
+  rows.push_back(',');
+  csv::append_field(rows, key);
+  rows.push_back(',');
+  rows.append(csv_ids_[from]);
+  rows.push_back(',');
+  rows.append(csv_ids_[to]);
+  rows.push_back('\n');
+}
+
+void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                      std::string* rows) {
+  if (replicas_ == 1) {
+    // The hot path of a plan: counting without bytes/requests when the input has none.
+    if (chunk.bytes.empty() && chunk.requests.empty())
+      add_single<false>(chunk, from, to, rows);
+    else
+      add_single<true>(chunk, from, to, rows);
+    return;
+  }
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    read_.add(chunk, i);
+    add_replicated(chunk, i, from, to, rows);
+  }
+}
+
+template <bool W>
+void PlanBuilder::add_single(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                             std::string* rows) {
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    read_.add<W>(chunk, i);
+    const std::uint32_t a = from_union_[from.owner(i)];
+    const std::uint32_t b = to_union_[to.owner(i)];
+    flows_[a].before.add<W>(chunk, i);
+    flows_[b].after.add<W>(chunk, i);
+    if (a == b) {
+      stayed_.add<W>(chunk, i);
+      flows_[a].stayed.add<W>(chunk, i);
+      continue;
+    }
+    moved_.add<W>(chunk, i);
+    flows_[a].out.add<W>(chunk, i);
+    flows_[b].in.add<W>(chunk, i);
+    if (rows) append_row(*rows, chunk.keys[i], a, b);
+    ++rows_;
+  }
+}
+
+// R > 1: counts are replica slots. A node of B's set missing from A's set gains a slot
+// (one moves.csv row: copy from a node that keeps a replica, the best-ranked in A, else
+// from A's owner); a node of A's set missing from B's set loses one.
+void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
+                                 const Placement& to, std::string* rows) {
+  set_a_.clear();
+  set_b_.clear();
+  for (std::uint32_t r = 0; r < replicas_; ++r) {
+    if (const std::uint32_t n = from.node(i, r); n != kNoNode) set_a_.push_back(from_union_[n]);
+    if (const std::uint32_t n = to.node(i, r); n != kNoNode) set_b_.push_back(to_union_[n]);
+  }
+  std::uint32_t source = set_a_.front();  // A's owner, unless a node keeps its replica
+  for (std::uint32_t n : set_a_)
+    if (contains(set_b_, n)) {
+      source = n;
+      break;
+    }
+  bool changed = set_a_.size() != set_b_.size();
+  for (std::uint32_t n : set_a_) {
+    flows_[n].before.add(chunk, i);
+    if (contains(set_b_, n)) {
+      flows_[n].stayed.add(chunk, i);
+    } else {
+      flows_[n].out.add(chunk, i);
+      changed = true;
+    }
+  }
+  for (std::uint32_t n : set_b_) {
+    flows_[n].after.add(chunk, i);
+    if (contains(set_a_, n)) continue;
+    flows_[n].in.add(chunk, i);
+    changed = true;
+    if (rows) append_row(*rows, chunk.keys[i], source, n);
+    ++rows_;
+  }
+  (changed ? moved_ : stayed_).add(chunk, i);
+}
+
+PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const {
+  auto fail = [](const std::string& what) {
+    throw std::logic_error("plan accounting check failed: " + what);
+  };
+  if (read_.keys != keys_read)
+    fail(fmt::format("{} keys read but {} accounted for", keys_read, read_.keys));
+  LoadCounts moved_stayed = moved_;
+  moved_stayed += stayed_;
+  if (!(moved_stayed == read_))
+    fail(fmt::format("moved {} + stayed {} != read {}", moved_.keys, stayed_.keys, read_.keys));
+  LoadCounts sum_in, sum_out;
+  for (const NodeFlow& f : flows_) {
+    LoadCounts before = f.out, after = f.in;
+    before += f.stayed;
+    after += f.stayed;
+    if (!(before == f.before) || !(after == f.after))
+      fail(fmt::format("node {}: before {} / after {} vs out {}, in {}, stayed {}", f.id,
+                       f.before.keys, f.after.keys, f.out.keys, f.in.keys, f.stayed.keys));
+    sum_in += f.in;
+    sum_out += f.out;
+  }
+  if (replicas_ == 1 && (!(sum_in == moved_) || !(sum_out == moved_)))
+    fail(fmt::format("sum in {} / sum out {} != moved {}", sum_in.keys, sum_out.keys, moved_.keys));
+  if (sum_in.keys != rows_) fail(fmt::format("{} move rows for {} slots gained", rows_, sum_in.keys));
+
+  PlanSummary s;
+  s.from_version = from_->version();
+  s.to_version = to_->version();
+  s.replicas = replicas_;
+  s.batch_size = batch_size_;
+  s.read = read_;
+  s.moved = moved_;
+  s.stayed = stayed_;
+  s.rows = rows_;
+  s.batches = (rows_ + batch_size_ - 1) / batch_size_;
+  s.ideal_fraction = ideal_fraction(*from_, *to_);
+  s.has_bytes = has_bytes;
+  s.has_requests = has_requests;
+  s.nodes = flows_;
+  return s;
+}
+
+}  // namespace hrw

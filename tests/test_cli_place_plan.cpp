@@ -1,0 +1,276 @@
+// hrw place / plan / sample through the real binary: outputs against the reference, every
+// bad input (exit 2, file and line), all-or-nothing outputs under SIGINT and a full disk.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/csv.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/reference.hpp"
+#include "test_support_bulk.hpp"
+
+using hrw::test::run_hrw;
+using hrw::test::TempDir;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kFrom = R"({"version": 3, "nodes": [
+  {"id": "a", "zone": "z1"}, {"id": "b", "zone": "z1"}, {"id": "c,x", "zone": "z2"},
+  {"id": "d", "zone": "z2"}, {"id": "e", "zone": "z3"}, {"id": "f"}]})";
+const char* kTo = R"({"version": 4, "nodes": [
+  {"id": "a", "zone": "z1", "weight": 2}, {"id": "b", "zone": "z2"}, {"id": "c,x", "zone": "z2"},
+  {"id": "e", "zone": "z3"}, {"id": "f"}, {"id": "g", "zone": "z4", "weight": 0.5}]})";
+
+std::string csv_of(const std::vector<std::string>& keys) {
+  std::string text = "key\n";
+  for (auto& k : keys) text += hrw::csv::quoted(k) + "\n";
+  return text;
+}
+
+std::vector<std::string> ids(const hrw::ClusterView& v, const std::vector<std::uint32_t>& nodes,
+                             std::uint32_t r) {
+  std::vector<std::string> out;
+  for (auto n : nodes) out.push_back(v.node(n).id);
+  out.resize(r);  // partial: empty cells
+  return out;
+}
+
+std::vector<std::string> names(const std::string& dir) {
+  std::vector<std::string> out;
+  for (auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hrw place equals the reference for tricky CSV keys", "[cli][place]") {
+  TempDir dir;
+  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(400), 21, true);
+  const std::string cluster = dir.write("c.json", kFrom), input = dir.write("k.csv", csv_of(keys));
+  const hrw::ClusterView view(hrw::load_cluster_file(cluster));
+  struct Case { std::uint32_t r; std::string label; };
+  for (const Case& c : {Case{1, ""}, Case{3, ""}, Case{4, "zone"}}) {
+    std::vector<std::string> args = {"place", "--cluster", cluster, "--keys", input,
+                                     "--replicas", std::to_string(c.r), "--out", dir.file("o.csv"),
+                                     "--stats", dir.file("s.json"), "--chunk-size", "7"};
+    if (!c.label.empty()) args.insert(args.end(), {"--distinct", c.label, "--partial"});
+    const auto res = run_hrw(args);
+    REQUIRE(res.exit_code == 0);
+    CHECK_THAT(res.err, Contains("peak-to-mean"));
+    const auto rows = hrw::test::parse_csv_file(dir.file("o.csv"));
+    REQUIRE(rows.size() == keys.size() + 1);
+    CHECK(rows[0][0] == "key");
+    CHECK(rows[0].size() == c.r + 1);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const auto expected = c.label.empty()
+          ? ids(view, hrw::reference::top_r(view, keys[i], c.r), c.r)
+          : ids(view, hrw::reference::top_r_distinct(view, keys[i], c.r, c.label, true).nodes, c.r);
+      REQUIRE(rows[i + 1][0] == keys[i]);
+      REQUIRE(std::vector<std::string>(rows[i + 1].begin() + 1, rows[i + 1].end()) == expected);
+    }
+    const auto stats = nlohmann::json::parse(hrw::test::read_file(dir.file("s.json")));
+    CHECK(stats["keys"] == keys.size());
+    std::uint64_t sum = 0;
+    for (auto& n : stats["nodes"]) sum += n["keys"].get<std::uint64_t>();
+    CHECK(sum == keys.size());
+  }
+}
+
+TEST_CASE("hrw place reads lines from stdin and writes stdout", "[cli][place]") {
+  TempDir dir;
+  const std::string cluster = dir.write("c.json", kFrom);
+  const auto res = run_hrw({"place", "--cluster", cluster, "--keys", "-"}, "x\r\n\ny,z\n\xff");
+  REQUIRE(res.exit_code == 0);
+  const hrw::ClusterView view(hrw::load_cluster_file(cluster));
+  std::string expected = "key,owner\n";
+  for (std::string k : {"x", "", "y,z", "\xff"})
+    expected += hrw::csv::quoted(k) + "," + hrw::csv::quoted(view.node(hrw::reference::owner(view, k)).id) + "\n";
+  CHECK(res.out == expected);
+}
+
+TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
+  TempDir dir;
+  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(600), 33, true);
+  std::string text = "key,bytes,requests\n";
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    text += hrw::csv::quoted(keys[i]) + "," + std::to_string(i) + ",1\n";
+  const std::string from = dir.write("a.json", kFrom), to = dir.write("b.json", kTo);
+  const std::string input = dir.write("k.csv", text);
+  const hrw::ClusterView a(hrw::load_cluster_file(from)), b(hrw::load_cluster_file(to));
+  for (std::uint32_t r : {1u, 2u}) {
+    const std::string out = dir.file("plan" + std::to_string(r));
+    const auto res = run_hrw({"plan", "--from", from, "--to", to, "--keys", input, "--replicas",
+                              std::to_string(r), "--batch-size", "10", "--out", out, "--svg",
+                              out + "/flows.svg"});
+    REQUIRE(res.exit_code == 0);
+    CHECK_THAT(res.err, Contains("ideal") && Contains("batch"));
+    CHECK_THAT(hrw::test::read_file(out + "/flows.svg"), Contains("<svg"));
+    const auto rows = hrw::test::parse_csv_file(out + "/moves.csv");
+    REQUIRE(!rows.empty());
+    CHECK(rows[0] == std::vector<std::string>{"batch", "key", "from", "to"});
+    std::size_t row = 1, moved = 0;
+    for (auto& k : keys) {
+      auto ra = ids(a, hrw::reference::top_r(a, k, r), r), rb = ids(b, hrw::reference::top_r(b, k, r), r);
+      std::set<std::string> sa(ra.begin(), ra.end()), sb(rb.begin(), rb.end());
+      if (sa == sb) continue;
+      ++moved;
+      for (auto& id : rb) {
+        if (sa.count(id)) continue;
+        REQUIRE(row < rows.size());
+        CHECK(rows[row][0] == std::to_string((row - 1) / 10 + 1));
+        CHECK(rows[row][1] == k);
+        CHECK(rows[row][3] == id);
+        if (r == 1) CHECK(rows[row][2] == ra[0]);
+        ++row;
+      }
+    }
+    CHECK(row == rows.size());
+    const auto s = nlohmann::json::parse(hrw::test::read_file(out + "/summary.json"));
+    CHECK(s["from_version"] == 3);
+    CHECK(s["to_version"] == 4);
+    CHECK(s["keys"] == keys.size());
+    CHECK(s["moved"] == moved);
+    CHECK(s["batches"] == (rows.size() - 1 + 9) / 10);
+    CHECK(s["ideal_fraction"].get<double>() == Approx(hrw::ideal_fraction(a, b)));
+    for (auto& n : s["nodes"]) {
+      CHECK(n["keys_before"].get<std::int64_t>() - n["out"].get<std::int64_t>() + n["in"].get<std::int64_t>() ==
+            n["keys_after"].get<std::int64_t>());
+      CHECK(n["bytes_before"].get<std::int64_t>() - n["bytes_out"].get<std::int64_t>() +
+                n["bytes_in"].get<std::int64_t>() == n["bytes_after"].get<std::int64_t>());
+      CHECK(n.contains("requests_in"));
+    }
+  }
+}
+
+TEST_CASE("hrw sample feeds the README's plan", "[cli][plan]") {
+  TempDir dir;
+  const std::string work = dir.file("work");
+  REQUIRE(run_hrw({"sample", "--keys", "2000", "--out", work}).exit_code == 0);
+  const auto res = run_hrw({"plan", "--from", work + "/from.json", "--to", work + "/to.json",
+                            "--keys", work + "/keys.txt", "--out", work + "/plan"});
+  REQUIRE(res.exit_code == 0);
+  const auto s = nlohmann::json::parse(hrw::test::read_file(work + "/plan/summary.json"));
+  CHECK(s["keys"] == 2000);
+  CHECK(s["nodes"].size() == 11);
+  CHECK(s["ideal_fraction"].get<double>() == Approx(1.0 / 11));
+  CHECK(names(work + "/plan") == std::vector<std::string>{"moves.csv", "summary.json"});
+}
+
+TEST_CASE("bad inputs: exit 2 and one line naming the file (and line)", "[cli][errors]") {
+  TempDir dir;
+  const std::string a = dir.write("a.json", kFrom), b = dir.write("b.json", kTo);
+  const std::string regular = dir.write("regular", "x");
+  auto plan = [&](const std::string& keys, const std::string& out = "") {
+    return run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out",
+                    out.empty() ? dir.file("p") : out});
+  };
+  auto place = [&](const std::string& keys) { return run_hrw({"place", "--cluster", a, "--keys", keys}); };
+  struct Case { std::string name, content, message; };
+  const std::vector<Case> cases = {
+      {"nokey.csv", "id,bytes\nx,1\n", "nokey.csv: line 1: the CSV header has no \"key\" column"},
+      {"neg.csv", "key,bytes\nx,1\ny,-1\n", "neg.csv: line 3: bytes must be a non-negative integer"},
+      {"frac.csv", "key,requests\nx,1.5\n", "frac.csv: line 2: requests must be a non-negative integer"},
+      {"open.csv", "key\nx\n\"y\nz\n", "open.csv: line 3: quoted field is never closed"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = dir.write(c.name, c.content);
+    for (const auto& res : {plan(path), place(path)}) {
+      CHECK(res.exit_code == 2);
+      CHECK_THAT(res.err, Contains(c.message));
+      CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+    }
+  }
+  for (const auto& res : {plan(dir.file("missing.txt")), place(dir.file("missing.txt"))}) {
+    CHECK(res.exit_code == 2);
+    CHECK_THAT(res.err, Contains("missing.txt: cannot open"));
+  }
+  for (const auto& res : {plan(dir.path()), place(dir.path())}) {
+    CHECK(res.exit_code == 2);
+    CHECK_THAT(res.err, Contains("is a directory"));
+  }
+  const std::string keys = dir.write("k.txt", "a\nb\n");
+  auto res = plan(keys, regular + "/sub");
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, Contains(regular + "/sub: cannot create the output folder"));
+  res = run_hrw({"place", "--cluster", a, "--keys", keys, "--out", regular + "/o.csv"});
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, Contains(regular + "/o.csv: cannot create output file"));
+  res = run_hrw({"place", "--cluster", a, "--keys", keys, "--replicas", "0"});
+  CHECK(res.exit_code == 2);
+  // Different seeds: allowed, with a warning.
+  const std::string seeded = dir.write("s.json", R"({"version": 9, "seed": "x", "nodes": ["a", "b"]})");
+  res = run_hrw({"plan", "--from", a, "--to", seeded, "--keys", keys, "--out", dir.file("q")});
+  CHECK(res.exit_code == 0);
+  CHECK_THAT(res.err, Contains("warning") && Contains("every key may move"));
+}
+
+TEST_CASE("a full disk is an error, not a truncated output", "[cli][atomic]") {
+  if (!std::filesystem::exists("/dev/full")) return;
+  TempDir dir;
+  const std::string a = dir.write("a.json", kFrom), keys = dir.write("k.txt", "a\nb\n");
+  const std::string cmd = std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH + " place --cluster " +
+                          a + " --keys " + keys + " > /dev/full 2> " + dir.file("err");
+  const int status = std::system(cmd.c_str());
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK_THAT(hrw::test::read_file(dir.file("err")), Contains("write failed"));
+}
+
+TEST_CASE("SIGINT mid-run leaves no output and no temp file", "[cli][atomic]") {
+  TempDir dir;
+  const std::string a = dir.write("a.json", kFrom), b = dir.write("b.json", kTo);
+  const std::string out = dir.file("plan");
+  int pipe_fds[2];
+  REQUIRE(pipe(pipe_fds) == 0);
+  std::istringstream emulator(HRW_CLI_EMULATOR);
+  std::vector<std::string> argv;
+  for (std::string w; emulator >> w;) argv.push_back(w);
+  for (std::string s : {std::string(HRW_CLI_PATH), std::string("plan"), std::string("--from"), a,
+                        std::string("--to"), b, std::string("--keys"), std::string("-"),
+                        std::string("--chunk-size"), std::string("100"), std::string("--out"), out})
+    argv.push_back(s);
+  std::vector<char*> cargv;
+  for (auto& s : argv) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(pipe_fds[0], 0);
+    close(pipe_fds[1]);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    execvp(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(pipe_fds[0]);
+  // Keys flow, the run is mid-way (temp files exist), then the operator hits Ctrl-C.
+  std::string keys;
+  for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";
+  REQUIRE(write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+  bool mid_way = false;
+  for (int i = 0; i < 600 && !mid_way; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    mid_way = std::filesystem::exists(out) && names(out).size() == 2;
+  }
+  CHECK(mid_way);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(pipe_fds[1]);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(names(out).empty());
+}

@@ -1,0 +1,250 @@
+// Plan accounting and results against the scalar reference (library level, in-process).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/csv.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/reference.hpp"
+#include "test_support_bulk.hpp"
+
+using namespace hrw;
+
+namespace {
+
+ClusterSpec make_spec(int nodes, bool weighted, std::int64_t version) {
+  ClusterSpec s;
+  s.version = version;
+  static const char* const kZones[] = {"z1", "z2", "z3"};
+  for (int i = 0; i < nodes; ++i) {
+    NodeSpec n;
+    n.id = "node-" + std::to_string(i);
+    if (weighted) n.weight = 1.0 + (i % 4);
+    n.labels.emplace_back("zone", kZones[i % 3]);
+    s.nodes.push_back(n);
+  }
+  return s;
+}
+
+// One random change, or several at once.
+ClusterSpec mutate(ClusterSpec s, std::mt19937_64& rng, int changes) {
+  s.version += 1;
+  for (int c = 0; c < changes; ++c) {
+    switch (rng() % 4) {
+      case 0: {  // add
+        NodeSpec n;
+        n.id = "new-" + std::to_string(rng() % 1000000);
+        if (s.nodes.front().weight) n.weight = 0.5 + static_cast<double>(rng() % 8);
+        n.labels.emplace_back("zone", "z" + std::to_string(rng() % 4));
+        if (std::none_of(s.nodes.begin(), s.nodes.end(), [&](auto& x) { return x.id == n.id; }))
+          s.nodes.push_back(n);
+        break;
+      }
+      case 1:  // remove
+        if (s.nodes.size() > 4) s.nodes.erase(s.nodes.begin() + static_cast<long>(rng() % s.nodes.size()));
+        break;
+      case 2:  // reweight
+        s.nodes[rng() % s.nodes.size()].weight = 0.25 + static_cast<double>(rng() % 10);
+        break;
+      default:  // relabel
+        s.nodes[rng() % s.nodes.size()].labels = {{"zone", "z" + std::to_string(rng() % 4)}};
+    }
+  }
+  return s;
+}
+
+KeyChunk chunk_of(const std::vector<std::string>& keys, std::mt19937_64& rng) {
+  KeyChunk c;
+  for (auto& k : keys) {
+    c.keys.add(k);
+    c.bytes.push_back(rng() % 1000);
+    c.requests.push_back(rng() % 7);
+  }
+  return c;
+}
+
+std::set<std::string> replica_ids(const ClusterView& v, std::string_view key, std::uint32_t r,
+                                  const std::string& label) {
+  std::vector<std::uint32_t> nodes = label.empty() ? reference::top_r(v, key, r)
+                                                   : reference::top_r_distinct(v, key, r, label, true).nodes;
+  std::set<std::string> ids;
+  for (auto n : nodes) ids.insert(v.node(n).id);
+  return ids;
+}
+
+void check_invariants(const PlanSummary& s, std::uint64_t keys) {
+  CHECK(s.read.keys == keys);
+  CHECK(s.moved.keys + s.stayed.keys == keys);
+  CHECK(s.moved.bytes + s.stayed.bytes == s.read.bytes);
+  LoadCounts in, out;
+  for (auto& f : s.nodes) {
+    CHECK(f.before.keys - f.out.keys + f.in.keys == f.after.keys);
+    CHECK(f.before.bytes - f.out.bytes + f.in.bytes == f.after.bytes);
+    CHECK(f.before.requests - f.out.requests + f.in.requests == f.after.requests);
+    in += f.in;
+    out += f.out;
+  }
+  if (s.replicas == 1) {
+    CHECK(in == s.moved);
+    CHECK(out == s.moved);
+  }
+  CHECK(in.keys == s.rows);
+}
+
+}  // namespace
+
+TEST_CASE("plans equal the reference on random view changes", "[plan]") {
+  std::mt19937_64 rng(42);
+  const auto keys = test::tricky_keys(test::scaled(1500), 3, true);
+  for (int round = 0; round < 12; ++round) {
+    const bool weighted = round % 2;
+    const ClusterView a(make_spec(6 + round % 5, weighted, round));
+    const ClusterView b(mutate(make_spec(6 + round % 5, weighted, round), rng, 1 + round % 3));
+    for (std::uint32_t r : {1u, 2u, 3u}) {
+      const std::string label = (round % 3 == 0 && r > 1) ? "zone" : "";
+      PlaceOptions o;
+      o.replicas = r;
+      o.distinct_label = label;
+      o.allow_partial = true;
+      const KeyChunk chunk = chunk_of(keys, rng);
+      const Placement pa = place(a, chunk.keys, o), pb = place(b, chunk.keys, o);
+      PlanBuilder builder(a, b, r, 100);
+      std::string rows;
+      builder.add(chunk, pa, pb, &rows);
+      const PlanSummary s = builder.finish(keys.size(), true, true);
+      check_invariants(s, keys.size());
+
+      // Expected rows from the reference, in input order.
+      std::string expected;
+      std::uint64_t row = 0, moved = 0;
+      for (auto& k : keys) {
+        const auto sa = replica_ids(a, k, r, label), sb = replica_ids(b, k, r, label);
+        if (sa == sb) continue;
+        ++moved;
+        if (r == 1) {
+          expected += std::to_string(row++ / 100 + 1) + "," + csv::quoted(k) + "," +
+                      csv::quoted(*sa.begin()) + "," + csv::quoted(*sb.begin()) + "\n";
+          continue;
+        }
+        for (auto& id : sb)
+          if (!sa.count(id)) ++row;
+      }
+      CHECK(s.moved.keys == moved);
+      CHECK(s.rows == row);
+      if (r == 1) CHECK(rows == expected);
+    }
+  }
+}
+
+TEST_CASE("R > 1 rows: the new holder, copied from the best-ranked keeper in A", "[plan]") {
+  const ClusterView a(make_spec(8, false, 1));
+  ClusterSpec bs = make_spec(8, false, 2);
+  bs.nodes.erase(bs.nodes.begin() + 3);
+  const ClusterView b(bs);
+  const auto keys = test::tricky_keys(500, 5, true);
+  std::mt19937_64 rng(1);
+  const KeyChunk chunk = chunk_of(keys, rng);
+  PlaceOptions o;
+  o.replicas = 3;
+  PlanBuilder builder(a, b, 3, 1000);
+  std::string rows;
+  builder.add(chunk, place(a, chunk.keys, o), place(b, chunk.keys, o), &rows);
+  check_invariants(builder.finish(keys.size(), true, true), keys.size());
+  test::TempDir dir;
+  const auto parsed = test::parse_csv_file(dir.write("m.csv", rows));
+  std::size_t next = 0;
+  for (auto& k : keys) {
+    const auto ra = reference::top_r(a, k, 3), rb = reference::top_r(b, k, 3);
+    std::string source = a.node(ra[0]).id;
+    for (auto n : ra)
+      if (std::count_if(rb.begin(), rb.end(), [&](auto m) { return b.node(m).id == a.node(n).id; })) {
+        source = a.node(n).id;
+        break;
+      }
+    for (auto m : rb) {
+      if (std::count_if(ra.begin(), ra.end(), [&](auto n) { return a.node(n).id == b.node(m).id; })) continue;
+      REQUIRE(next < parsed.size());
+      CHECK(parsed[next] == std::vector<std::string>{"1", k, source, b.node(m).id});
+      ++next;
+    }
+  }
+  CHECK(next == parsed.size());
+}
+
+TEST_CASE("ideal fraction: total variation distance of the shares", "[plan]") {
+  CHECK(ideal_fraction(ClusterView(make_spec(10, false, 1)), ClusterView(make_spec(11, false, 2))) ==
+        Approx(1.0 / 11));
+  // A: a 1, b 1, c 2 -> .25 .25 .5 ; B: a 1, b 3, d 1 -> .2 .6 .2 (c absent, d new).
+  ClusterSpec sa, sb;
+  sa.nodes = {{"a", 1.0, {}}, {"b", 1.0, {}}, {"c", 2.0, {}}};
+  sb.nodes = {{"a", 1.0, {}}, {"b", 3.0, {}}, {"d", 1.0, {}}};
+  CHECK(ideal_fraction(ClusterView(sa), ClusterView(sb)) == Approx((0.05 + 0.35 + 0.5 + 0.2) / 2));
+  CHECK(ideal_fraction(ClusterView(sa), ClusterView(sa)) == 0.0);
+}
+
+TEST_CASE("adding one node to ten moves about 1/11 of the keys", "[plan][slow]") {
+  const std::size_t n = test::scaled(1'000'000);
+  const ClusterView a(make_spec(10, false, 1)), b(make_spec(11, false, 2));
+  KeyChunk chunk;
+  for (std::size_t i = 0; i < n; ++i) chunk.keys.add("user:" + std::to_string(i));
+  PlanBuilder builder(a, b, 1, 1000);
+  builder.add(chunk, place(a, chunk.keys, {}), place(b, chunk.keys, {}), nullptr);
+  const PlanSummary s = builder.finish(n, false, false);
+  check_invariants(s, n);
+  // ±0.5 percentage points at full scale (the sampling sd there is 0.03 points).
+  CHECK(std::abs(s.moved_fraction() - 1.0 / 11) < (n >= 1'000'000 ? 0.005 : 0.02));
+  for (auto& f : s.nodes) {
+    if (f.id == "node-10") CHECK(f.out.keys == 0);
+    else CHECK(f.in.keys == 0);  // keys only flow to the new node
+  }
+}
+
+TEST_CASE("chunk size does not change place or plan outputs", "[plan][stream]") {
+  test::TempDir dir;
+  const auto keys = test::tricky_keys(test::scaled(3000), 9, true);
+  std::string text = "key,bytes\n";
+  for (std::size_t i = 0; i < keys.size(); ++i) text += hrw::csv::quoted(keys[i]) + "," + std::to_string(i) + "\n";
+  const std::string input = dir.write("keys.csv", text);
+  const ClusterView a(make_spec(7, true, 1));
+  std::mt19937_64 rng(5);
+  const ClusterView b(mutate(make_spec(7, true, 1), rng, 2));
+  std::string first_moves, first_summary, first_place;
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{10000}, kDefaultChunkKeys}) {
+    for (unsigned threads : {0u, 1u}) {
+      PlanJob job;
+      job.keys = {input, std::nullopt, chunk};
+      job.place.replicas = 2;
+      job.place.threads = threads;
+      job.batch_size = 10;
+      job.out_dir = dir.file("plan");
+      const PlanSummary s = run_plan(a, b, job);
+      check_invariants(s, keys.size());
+      PlaceJob pj;
+      pj.keys = job.keys;
+      pj.place = job.place;
+      pj.out = dir.file("place.csv");
+      bool hb = false, hr = false;
+      CHECK(run_place(a, pj, hb, hr).read().keys == keys.size());
+      CHECK(hb);
+      CHECK_FALSE(hr);
+      const auto moves = test::read_file(dir.file("plan/moves.csv"));
+      const auto summary = test::read_file(dir.file("plan/summary.json"));
+      const auto placed = test::read_file(dir.file("place.csv"));
+      if (first_moves.empty()) {
+        first_moves = moves, first_summary = summary, first_place = placed;
+      } else {
+        CHECK(moves == first_moves);
+        CHECK(summary == first_summary);
+        CHECK(placed == first_place);
+      }
+    }
+  }
+  const auto sj = nlohmann::json::parse(first_summary);
+  CHECK(sj["keys"] == keys.size());
+  CHECK(sj["nodes"][0].contains("bytes_in"));
+  CHECK_FALSE(sj["nodes"][0].contains("requests_in"));
+}

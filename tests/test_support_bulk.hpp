@@ -1,0 +1,65 @@
+// Helpers for the bulk I/O and plan tests: test scale, random tricky keys, CSV parsing of
+// outputs (through the library's own reader).
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "io/byte_reader.hpp"
+#include "io/csv_reader.hpp"
+
+namespace hrw::test {
+
+// HRW_TEST_SCALE scales the big tests; emulated ARM runs default to a tenth.
+inline double test_scale() {
+  if (const char* s = std::getenv("HRW_TEST_SCALE")) return std::atof(s);
+#if defined(__aarch64__)
+  return 0.1;
+#else
+  return 1.0;
+#endif
+}
+
+inline std::size_t scaled(std::size_t n) {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
+}
+
+// Keys that stress every format rule: commas, quotes, CR, LF, empty, non-UTF-8 bytes.
+inline std::vector<std::string> tricky_keys(std::size_t n, std::uint64_t seed, bool allow_newlines) {
+  static const std::string kSpecial[] = {"", ",", "\"", "a,b", "say \"hi\"", "\r", "x\r",
+                                         "\xff\xfe", "\x80", "caf\xc3\xa9", " space "};
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rng() % 4 == 0) {
+      keys.push_back(kSpecial[rng() % std::size(kSpecial)]);
+      continue;
+    }
+    std::string k;
+    const std::size_t len = rng() % 12;
+    for (std::size_t j = 0; j < len; ++j) {
+      char c = static_cast<char>(rng() % 256);
+      if (!allow_newlines && (c == '\n' || c == '\r')) c = 'n';
+      k.push_back(c);
+    }
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+// Every record of a CSV file, header included.
+inline std::vector<std::vector<std::string>> parse_csv_file(const std::string& path) {
+  io::ByteReader in(path);
+  io::CsvReader csv(in);
+  std::vector<std::vector<std::string>> rows;
+  while (csv.next()) {
+    std::vector<std::string> row;
+    for (std::size_t i = 0; i < csv.field_count(); ++i) row.push_back(csv.field(i));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace hrw::test

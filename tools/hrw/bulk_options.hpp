@@ -1,0 +1,27 @@
+// Options shared by the bulk commands (place, plan): the key input and the placement
+// request, declared once so both commands read and document them the same way.
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "hrw/plan.hpp"
+
+namespace hrw::cli {
+
+struct BulkOptions {
+  std::string keys;
+  std::string keys_format;  // empty: from the file name
+  std::uint32_t replicas = 1;
+  std::string distinct;
+  bool partial = false;
+  unsigned threads = 0;
+  std::size_t chunk_keys = kDefaultChunkKeys;
+
+  KeyInput key_input() const;
+  PlaceOptions place_options() const;  // InputError for --replicas 0
+};
+
+void add_bulk_options(CLI::App& sub, BulkOptions& options);
+
+}  // namespace hrw::cli
