@@ -22,7 +22,14 @@ struct BarPanel {
   std::string reference_label;
 };
 
-// Panels stacked vertically under one title.
+// Panels stacked vertically under one title. Bars start at 0 (negative values are drawn
+// as 0). Output is deterministic: same input, same bytes. Each panel is a
+// <g class="panel"> and each drawn bar a <rect class="bar">, so tests and scripts can find them.
 std::string render(const std::string& title, const std::vector<BarPanel>& panels);
+
+// Text made safe for XML character data and attribute values: & < > " ' escaped, and bytes
+// that are not valid UTF-8 or not XML characters (controls) replaced with U+FFFD, since
+// node ids are arbitrary bytes.
+std::string xml_text(const std::string& text);
 
 }  // namespace hrw::svg

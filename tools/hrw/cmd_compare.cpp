@@ -1,13 +1,85 @@
-// PLACEHOLDER: replaced by the issue that builds `hrw compare`.
-#include <stdexcept>
+// hrw compare: rendezvous against modulo, ring, jump, Maglev, slots and bounded loads on the
+// user's own membership change (default: the classic 1e6 keys, 10 -> 11 nodes).
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "hrw/commands.hpp"
+#include "hrw/compare.hpp"
+#include "hrw/errors.hpp"
 
 namespace hrw::cli {
+namespace {
+
+struct CompareArgs {
+  std::string keys_file;
+  std::size_t sample = 1000000;
+  std::size_t from_count = 10;
+  std::size_t to_count = 11;
+  std::string from_cluster;
+  std::string to_cluster;
+  compare::Options options;
+  std::string format = "table";
+  std::string svg_file;
+};
+
+compare::NodeList load_view(const std::string& cluster_file, std::size_t count,
+                            const char* count_flag) {
+  if (!cluster_file.empty()) return compare::node_list(load_cluster_file(cluster_file));
+  return compare::numbered_nodes(count, fmt::format("{} {}", count_flag, count));
+}
+
+void write_file(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(fmt::format("{}: cannot write the SVG file", path));
+  out << content;
+  out.close();
+  if (!out) throw InputError(fmt::format("{}: write failed", path));
+}
+
+int run_compare(const CompareArgs& a) {
+  const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from");
+  const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to");
+  compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
+  const KeyBatch keys =
+      a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_lines(a.keys_file);
+  const compare::Report report = compare::run(from, to, keys, a.options);
+  if (!a.svg_file.empty()) write_file(a.svg_file, compare::format_svg(report));
+  if (a.format == "json")
+    fmt::print("{}", compare::format_json(report));
+  else if (a.format == "csv")
+    fmt::print("{}", compare::format_csv(report));
+  else
+    fmt::print("{}", compare::format_table(report));
+  return 0;
+}
+
+}  // namespace
 
 Runner add_compare(CLI::App& app) {
-  app.add_subcommand("compare", "(not built yet)");
-  return [] () -> int { throw std::runtime_error("hrw compare is not built yet"); };
+  auto args = std::make_shared<CompareArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "compare", "Compare rendezvous with modulo, ring, jump, Maglev, slots and bounded loads");
+  auto* keys = sub->add_option("--keys", args->keys_file, "Key file, one key per line (- for stdin)");
+  auto* sample = sub->add_option("--sample", args->sample, "Generate N keys key-0.. (default 1000000)");
+  keys->excludes(sample);
+  auto* from = sub->add_option("--from", args->from_count, "Nodes before: node-0..node-(N-1) (default 10)");
+  auto* from_file = sub->add_option("--from-cluster", args->from_cluster, "Cluster JSON before the change");
+  from->excludes(from_file);
+  auto* to = sub->add_option("--to", args->to_count, "Nodes after: node-0..node-(N-1) (default 11)");
+  auto* to_file = sub->add_option("--to-cluster", args->to_cluster, "Cluster JSON after the change");
+  to->excludes(to_file);
+  sub->add_option("--vnodes", args->options.vnodes, "Ring: virtual nodes per server (default 100)");
+  sub->add_option("--maglev-size", args->options.maglev_size,
+                  "Maglev: lookup table size M, prime (default 65537)");
+  sub->add_option("--load-factor", args->options.load_factor,
+                  "Bounded loads: cap = ceil(c x fair load), c > 1 (default 1.25)");
+  sub->add_option("--format", args->format, "Output format (default table)")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  sub->add_option("--svg", args->svg_file, "Also write a two-panel SVG chart to FILE");
+  return [args]() -> int { return run_compare(*args); };
 }
 
 }  // namespace hrw::cli
