@@ -85,9 +85,9 @@ Report run(const NodeList& from, const NodeList& to, const KeyBatch& keys,
 
 // Keys for the experiment: "key-0", "key-1", ... (n of them).
 KeyBatch sample_keys(std::size_t n);
-// One key per line from a file ("-": stdin); a trailing CR is removed; a final line without
-// a newline counts. InputError when the file cannot be read.
-KeyBatch read_key_lines(const std::string& path);
+// Every key of a file ("-": stdin) in the formats of hrw::KeySource: lines, or CSV for a
+// name ending in .csv. InputError (file and line) when it cannot be read.
+KeyBatch read_key_file(const std::string& path);
 
 // Output formats of `hrw compare`.
 std::string format_table(const Report& report);

@@ -1,12 +1,6 @@
-// Where the compared keys come from: generated, or one per line from a file or stdin.
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-
-#include <fmt/format.h>
-
+// Where the compared keys come from: generated, or read from a file or stdin.
 #include "hrw/compare.hpp"
-#include "hrw/errors.hpp"
+#include "hrw/key_source.hpp"
 
 namespace hrw::compare {
 
@@ -22,31 +16,15 @@ KeyBatch sample_keys(std::size_t n) {
   return keys;
 }
 
-namespace {
-KeyBatch read_lines(std::istream& in) {
-  KeyBatch keys;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    keys.add(line);
-  }
-  return keys;
-}
-}  // namespace
-
-KeyBatch read_key_lines(const std::string& path) {
-  if (path == "-") {
-    KeyBatch keys = read_lines(std::cin);
-    if (std::cin.bad()) throw InputError("-: cannot read keys from stdin");
-    return keys;
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a directory, not a key file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the key file", path));
-  KeyBatch keys = read_lines(in);
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  return keys;
+KeyBatch read_key_file(const std::string& path) {
+  // The same streaming reader as place/plan (lines, or CSV for a .csv name), gathered into
+  // one batch: a comparison needs every key twice, once per view.
+  KeySource source(path, key_format_for(path));
+  KeyBatch all;
+  KeyChunk chunk;
+  while (source.next(chunk, kDefaultChunkKeys))
+    for (std::size_t i = 0; i < chunk.size(); ++i) all.add(chunk.keys[i]);
+  return all;
 }
 
 }  // namespace hrw::compare

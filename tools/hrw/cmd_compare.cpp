@@ -44,7 +44,7 @@ int run_compare(const CompareArgs& a) {
   const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to");
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
   const KeyBatch keys =
-      a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_lines(a.keys_file);
+      a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_file(a.keys_file);
   const compare::Report report = compare::run(from, to, keys, a.options);
   if (!a.svg_file.empty()) write_file(a.svg_file, compare::format_svg(report));
   if (a.format == "json")
