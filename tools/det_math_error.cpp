@@ -35,36 +35,18 @@ long double ulp_error(double got, long double exact) {
   return std::fabs(static_cast<long double>(got) - exact) / ulp;
 }
 
-Worst check_ln(std::uint64_t stride) {
-  const std::uint64_t count = (std::uint64_t{1} << 32) / stride;
+// Worst error of det_fn against exact_fn over inputs input(i), i in [0, count), on all
+// cores. Inputs for which input() returns NaN are skipped.
+template <class Input, class Det, class Exact>
+Worst sweep(std::uint64_t count, Input input, Det det_fn, Exact exact_fn) {
   return tbb::parallel_reduce(
       tbb::blocked_range<std::uint64_t>(0, count), Worst{},
       [&](const tbb::blocked_range<std::uint64_t>& range, Worst w) {
         for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
-          const auto r = static_cast<std::uint32_t>(i * stride);
-          const double u = hrw::det::unit_from_hash(r);
-          if (u == 1.0) continue;  // ln(1) = 0 exactly; no ulp to measure against
-          const double got = hrw::det::ln(u);
-          const long double exact = logl(static_cast<long double>(u));
-          const long double e = ulp_error(got, exact);
-          ++w.checked;
-          if (got != static_cast<double>(exact)) ++w.inexact;
-          if (e > w.ulps) w = Worst{e, r, w.checked, w.inexact};
-        }
-        return w;
-      },
-      [](const Worst& a, const Worst& b) { return a.merge(b); });
-}
-
-Worst check_exp(std::uint64_t samples) {
-  // x over [-745, 0]: every value ln(u)/w can take with w >= ~0.03 and the score not 0.
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::uint64_t>(0, samples), Worst{},
-      [&](const tbb::blocked_range<std::uint64_t>& range, Worst w) {
-        for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
-          const double x = -708.0 * static_cast<double>(i) / static_cast<double>(samples);
-          const double got = hrw::det::exp(x);
-          const long double exact = expl(static_cast<long double>(x));
+          const double x = input(i);
+          if (std::isnan(x)) continue;
+          const double got = det_fn(x);
+          const long double exact = exact_fn(static_cast<long double>(x));
           const long double e = ulp_error(got, exact);
           ++w.checked;
           if (got != static_cast<double>(exact)) ++w.inexact;
@@ -73,6 +55,27 @@ Worst check_exp(std::uint64_t samples) {
         return w;
       },
       [](const Worst& a, const Worst& b) { return a.merge(b); });
+}
+
+Worst check_ln(std::uint64_t stride) {
+  const std::uint64_t count = (std::uint64_t{1} << 32) / stride;
+  Worst w = sweep(
+      count,
+      [&](std::uint64_t i) {
+        const double u = hrw::det::unit_from_hash(static_cast<std::uint32_t>(i * stride));
+        return u == 1.0 ? NAN : u;  // ln(1) = 0 exactly; no ulp to measure against
+      },
+      [](double u) { return hrw::det::ln(u); }, [](long double u) { return logl(u); });
+  w.at *= stride;  // report r, not the sample number
+  return w;
+}
+
+Worst check_exp(std::uint64_t samples) {
+  // x over [-708, 0]: the reported scores that are normal doubles.
+  return sweep(
+      samples,
+      [&](std::uint64_t i) { return -708.0 * static_cast<double>(i) / static_cast<double>(samples); },
+      [](double x) { return hrw::det::exp(x); }, [](long double x) { return expl(x); });
 }
 
 }  // namespace
