@@ -19,6 +19,7 @@
 #include "hwy/aligned_allocator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "hrw/det_math.hpp"
@@ -34,9 +35,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class DU>
 HWY_INLINE hn::Vec<DU> Fmix32(DU du, hn::Vec<DU> h) {
   h = hn::Xor(h, hn::ShiftRight<16>(h));
-  h = h * hn::Set(du, 0x85EBCA6Bu);
+  h = hn::Mul(h, hn::Set(du, 0x85EBCA6Bu));
   h = hn::Xor(h, hn::ShiftRight<13>(h));
-  h = h * hn::Set(du, 0xC2B2AE35u);
+  h = hn::Mul(h, hn::Set(du, 0xC2B2AE35u));
   h = hn::Xor(h, hn::ShiftRight<16>(h));
   return h;
 }
@@ -78,10 +79,16 @@ struct Unweighted {
   using DU = hn::ScalableTag<uint32_t>;
   using DS = hn::ScalableTag<int32_t>;
   using TS = int32_t;
+  static constexpr bool kWeighted = false;
   bool fmix;
   HWY_INLINE hn::Vec<DS> Pre(DU du, DS ds, hn::Vec<DU> h) const {
-    if (fmix) h = Fmix32(du, h);
-    return hn::BitCast(ds, hn::Xor(h, hn::Set(du, 0x80000000u)));
+    if (!fmix) return hn::BitCast(ds, hn::Xor(h, hn::Set(du, 0x80000000u)));
+    // Fmix32 with its last xor-shift fused with the sign flip.
+    h = hn::Xor(h, hn::ShiftRight<16>(h));
+    h = hn::Mul(h, hn::Set(du, 0x85EBCA6Bu));
+    h = hn::Xor(h, hn::ShiftRight<13>(h));
+    h = hn::Mul(h, hn::Set(du, 0xC2B2AE35u));
+    return hn::BitCast(ds, hn::Xor3(h, hn::ShiftRight<16>(h), hn::Set(du, 0x80000000u)));
   }
   HWY_INLINE hn::Vec<DS> Key(DS, hn::Vec<DS> pre, const Op&) const { return pre; }
   HWY_INLINE bool CannotBeat(DS, hn::Vec<DS>, hn::Vec<DS>, const Op&) const { return false; }
@@ -97,6 +104,7 @@ struct Weighted {
   using DS = hn::ScalableTag<double>;
   using DU = hn::Rebind<uint32_t, DS>;
   using TS = double;
+  static constexpr bool kWeighted = true;
   bool fmix;
   const double* weights;
   // u = det::unit_from_hash(r): bits 2^52 | (r + 1), minus 2^52, times 2^-32 (all exact).
@@ -132,6 +140,200 @@ struct Weighted {
 };
 
 constexpr uint32_t kPrime = 0x01000193u;
+
+// ---- FNV-1a of seed ‖ key, keys in lanes ----
+// Each lane's key bytes come as little-endian 4-byte words, transposed into a staging
+// array [word][lane]. A group is taken only when every key is at most kMaxSimdKey bytes
+// long and every word read lies inside the data; otherwise its keys are hashed by the scalar loop. Equal lengths (the usual case)
+// need no masking; otherwise each byte step at position t >= min length is applied only in
+// the lanes with t < len.
+constexpr size_t kMaxSimdKey = 64;
+// aarch64 g++ 12 crashes (ICE) compiling the masked unequal-length path for SVE targets;
+// there, groups of unequal lengths take the scalar loop.
+#undef HRW_MASKED_KEY_PATH
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
+    HWY_TARGET == HWY_SVE2_128
+#define HRW_MASKED_KEY_PATH 0
+#else
+#define HRW_MASKED_KEY_PATH 1
+#endif
+constexpr bool kMaskedKeyPath = HRW_MASKED_KEY_PATH;
+
+HWY_INLINE uint32_t ScalarKeyState(uint32_t state, const unsigned char* p, size_t len) {
+  for (size_t t = 0; t < len; ++t) state = (state ^ p[t]) * kPrime;
+  return state;
+}
+
+template <class DU, class V = hn::Vec<DU>>
+HWY_INLINE V ByteOf(DU du, V w, int j) {
+  switch (j) {
+    case 0: return hn::And(w, hn::Set(du, 0xFFu));
+    case 1: return hn::And(hn::ShiftRight<8>(w), hn::Set(du, 0xFFu));
+    case 2: return hn::And(hn::ShiftRight<16>(w), hn::Set(du, 0xFFu));
+    default: return hn::ShiftRight<24>(w);
+  }
+}
+
+// Four FNV-1a byte steps with the bytes of little-endian word w.
+template <class DU, class V = hn::Vec<DU>>
+HWY_INLINE V HashWord(DU du, V h, V w) {
+  const V prime = hn::Set(du, kPrime);
+  h = hn::Mul(hn::Xor(h, ByteOf(du, w, 0)), prime);
+  h = hn::Mul(hn::Xor(h, ByteOf(du, w, 1)), prime);
+  h = hn::Mul(hn::Xor(h, ByteOf(du, w, 2)), prime);
+  return hn::Mul(hn::Xor(h, ByteOf(du, w, 3)), prime);
+}
+
+template <size_t kWords>
+HWY_INLINE void Stage(const unsigned char* bytes, const uint64_t* off, size_t G,
+                      uint32_t* HWY_RESTRICT stage) {
+  for (size_t k = 0; k < G; ++k) {
+    const unsigned char* kp = bytes + off[k];
+    for (size_t w = 0; w < kWords; ++w) {
+      uint32_t v;
+      std::memcpy(&v, kp + 4 * w, 4);
+      stage[w * G + k] = v;
+    }
+  }
+}
+
+void KeyStatesImpl(uint32_t seed_state, const char* data, const uint64_t* off, size_t data_size,
+                   size_t lo, size_t hi, uint32_t* out) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  using VU = hn::Vec<decltype(du)>;
+  const size_t L = hn::Lanes(du);
+  const size_t G = 2 * L;
+  constexpr size_t kMaxG = 2 * (HWY_MAX_BYTES / 4);
+  HWY_ALIGN uint32_t stage[kMaxSimdKey / 4 * kMaxG];
+  HWY_ALIGN int32_t lens[kMaxG];
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+  size_t i = lo;
+  for (; i + G <= hi; i += G) {
+    // Batches stream from memory: fetch a few groups ahead (prefetches never fault).
+    if (i + 8 * G < hi) {
+      const unsigned char* ahead = bytes + off[i + 4 * G];
+      const uint64_t span = std::min<uint64_t>(off[i + 5 * G] - off[i + 4 * G], 2048);
+      for (uint64_t b = 0; b < span; b += 64) __builtin_prefetch(ahead + b);
+      __builtin_prefetch(off + i + 8 * G);
+      __builtin_prefetch(off + i + 8 * G + 8);
+    }
+    size_t min_len = SIZE_MAX, max_len = 0;
+    for (size_t k = 0; k < G; ++k) {
+      const size_t len = static_cast<size_t>(off[i + k + 1] - off[i + k]);
+      min_len = std::min(min_len, len);
+      max_len = std::max(max_len, len);
+    }
+    // The last lane's words end at its offset + round_up(max_len, 4); earlier lanes'
+    // words end before that (offsets ascend).
+    const size_t words = (max_len + 3) / 4;
+    if (max_len > kMaxSimdKey || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ||
+        off[i + G - 1] + 4 * words > data_size || (!kMaskedKeyPath && min_len != max_len)) {
+      for (size_t k = 0; k < G; ++k)
+        out[i + k - lo] = ScalarKeyState(seed_state, bytes + off[i + k],
+                                         static_cast<size_t>(off[i + k + 1] - off[i + k]));
+      continue;
+    }
+    const VU prime = hn::Set(du, kPrime);
+    if (min_len == max_len && max_len % 4 == 0 && max_len != 0 && max_len <= 16) {
+      // Equal lengths of 4, 8, 12 or 16 bytes: the 2L keys are contiguous; deinterleave
+      // their words straight from the data (reads end at off[i + G] <= data_size).
+      const uint32_t* p32 = reinterpret_cast<const uint32_t*>(bytes + off[i]);
+      const size_t nw = max_len / 4;
+      VU a0 = hn::Zero(du), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+      switch (nw) {
+        case 1:
+          a0 = hn::LoadU(du, p32);
+          b0 = hn::LoadU(du, p32 + L);
+          break;
+        case 2:
+          hn::LoadInterleaved2(du, p32, a0, a1);
+          hn::LoadInterleaved2(du, p32 + 2 * L, b0, b1);
+          break;
+        case 3:
+          hn::LoadInterleaved3(du, p32, a0, a1, a2);
+          hn::LoadInterleaved3(du, p32 + 3 * L, b0, b1, b2);
+          break;
+        default:
+          hn::LoadInterleaved4(du, p32, a0, a1, a2, a3);
+          hn::LoadInterleaved4(du, p32 + 4 * L, b0, b1, b2, b3);
+          break;
+      }
+      VU h0 = hn::Set(du, seed_state), h1 = h0;
+      h0 = HashWord(du, h0, a0);
+      h1 = HashWord(du, h1, b0);
+      if (nw > 1) {
+        h0 = HashWord(du, h0, a1);
+        h1 = HashWord(du, h1, b1);
+      }
+      if (nw > 2) {
+        h0 = HashWord(du, h0, a2);
+        h1 = HashWord(du, h1, b2);
+      }
+      if (nw > 3) {
+        h0 = HashWord(du, h0, a3);
+        h1 = HashWord(du, h1, b3);
+      }
+      hn::StoreU(h0, du, out + (i - lo));
+      hn::StoreU(h1, du, out + (i - lo) + L);
+      continue;
+    }
+    // Transpose the key words into stage[word][lane] with scalar loads and stores (on
+    // this kind of machine that is much cheaper than hardware gathers).
+    for (size_t k = 0; k < G; ++k) lens[k] = static_cast<int32_t>(off[i + k + 1] - off[i + k]);
+    switch (words) {
+#define HRW_STAGE_CASE(W) \
+  case W: Stage<W>(bytes, off + i, G, stage); break;
+      HRW_STAGE_CASE(1) HRW_STAGE_CASE(2) HRW_STAGE_CASE(3) HRW_STAGE_CASE(4)
+      HRW_STAGE_CASE(5) HRW_STAGE_CASE(6) HRW_STAGE_CASE(7) HRW_STAGE_CASE(8)
+      HRW_STAGE_CASE(9) HRW_STAGE_CASE(10) HRW_STAGE_CASE(11) HRW_STAGE_CASE(12)
+      HRW_STAGE_CASE(13) HRW_STAGE_CASE(14) HRW_STAGE_CASE(15) HRW_STAGE_CASE(16)
+#undef HRW_STAGE_CASE
+      default: break;  // words == 0: all keys empty
+    }
+    VU h0 = hn::Set(du, seed_state), h1 = h0;
+    size_t t = 0;
+    // Whole words below the minimum length: no masks.
+    for (; t + 4 <= min_len; t += 4) {
+      const VU w0 = hn::Load(du, stage + t / 4 * G);
+      const VU w1 = hn::Load(du, stage + t / 4 * G + L);
+      h0 = hn::Mul(hn::Xor(h0, ByteOf(du, w0, 0)), prime);
+      h1 = hn::Mul(hn::Xor(h1, ByteOf(du, w1, 0)), prime);
+      h0 = hn::Mul(hn::Xor(h0, ByteOf(du, w0, 1)), prime);
+      h1 = hn::Mul(hn::Xor(h1, ByteOf(du, w1, 1)), prime);
+      h0 = hn::Mul(hn::Xor(h0, ByteOf(du, w0, 2)), prime);
+      h1 = hn::Mul(hn::Xor(h1, ByteOf(du, w1, 2)), prime);
+      h0 = hn::Mul(hn::Xor(h0, ByteOf(du, w0, 3)), prime);
+      h1 = hn::Mul(hn::Xor(h1, ByteOf(du, w1, 3)), prime);
+    }
+#if HRW_MASKED_KEY_PATH
+    if (t < max_len) {
+      const auto len0 = hn::Load(di, lens), len1 = hn::Load(di, lens + L);
+      for (; t < max_len; t += 4) {
+        const VU w0 = hn::Load(du, stage + t / 4 * G);
+        const VU w1 = hn::Load(du, stage + t / 4 * G + L);
+        for (size_t j = 0; j < 4 && t + j < max_len; ++j) {
+          const VU n0 = hn::Mul(hn::Xor(h0, ByteOf(du, w0, static_cast<int>(j))), prime);
+          const VU n1 = hn::Mul(hn::Xor(h1, ByteOf(du, w1, static_cast<int>(j))), prime);
+          if (t + j < min_len) {
+            h0 = n0;
+            h1 = n1;
+          } else {
+            const auto pos = hn::Set(di, static_cast<int32_t>(t + j));
+            h0 = hn::IfThenElse(hn::RebindMask(du, hn::Gt(len0, pos)), n0, h0);
+            h1 = hn::IfThenElse(hn::RebindMask(du, hn::Gt(len1, pos)), n1, h1);
+          }
+        }
+      }
+    }
+#endif
+    hn::StoreU(h0, du, out + (i - lo));
+    hn::StoreU(h1, du, out + (i - lo) + L);
+  }
+  for (; i < hi; ++i)
+    out[i - lo] = ScalarKeyState(seed_state, bytes + off[i],
+                                 static_cast<size_t>(off[i + 1] - off[i]));
+}
 
 // Offers candidate (s, ci) to the sorted lists best/idx (kR slots of one vector each, in
 // memory: SVE vectors cannot live in arrays). `fill`: slots >= fill are still empty and
@@ -177,10 +379,11 @@ class Runner {
 
   Runner(const KernelPlan& plan, const P& policy) : plan_(plan), p_(policy) {
     L_ = hn::Lanes(du_);
-    stack_ = hwy::AllocateAligned<uint32_t>(std::max<size_t>(plan.program.slots, 1) * 2 * L_);
-    pad_ = hwy::AllocateAligned<uint32_t>(2 * L_);
-    out_s_ = hwy::AllocateAligned<TS>(kMaxKernelReplicas * L_);
-    out_i_ = hwy::AllocateAligned<TS>(kMaxKernelReplicas * L_);
+    stack_ = hwy::AllocateAligned<uint32_t>(std::max<size_t>(plan.program.slots, 1) * 4 * L_);
+    pad_ = hwy::AllocateAligned<uint32_t>(4 * L_);
+    // 2 * kMaxKernelReplicas: RunOwnerWeighted's pending queues also live here.
+    out_s_ = hwy::AllocateAligned<TS>(2 * kMaxKernelReplicas * L_);
+    out_i_ = hwy::AllocateAligned<TS>(2 * kMaxKernelReplicas * L_);
     if (plan.distinct) {
       dom_s_ = hwy::AllocateAligned<TS>(std::max<size_t>(plan.domain_count, 1) * L_);
       dom_i_ = hwy::AllocateAligned<TS>(std::max<size_t>(plan.domain_count, 1) * L_);
@@ -189,7 +392,10 @@ class Runner {
 
   void Run(const uint32_t* states, size_t n, uint32_t* nodes, double* rank, size_t stride) {
     const uint32_t sel = plan_.select;
-    if (!plan_.distinct && sel == 1) return RunOwner(states, n, nodes, rank, stride);
+    if (!plan_.distinct && sel == 1) {
+      if constexpr (P::kWeighted) return RunOwnerWeighted(states, n, nodes, rank, stride);
+      else return RunOwnerWide(states, n, nodes, rank, stride);
+    }
     switch (sel) {
       case 1: return RunTop<1>(states, n, nodes, rank, stride);
       case 2: return RunTop<2>(states, n, nodes, rank, stride);
@@ -218,22 +424,146 @@ class Runner {
     }
   }
 
-  // R = 1 without domains: the hot path. Two key vectors per pass to hide the latency of
-  // the multiplies; the best score and node of each lane stay in registers.
-  void RunOwner(const uint32_t* states, size_t n, uint32_t* nodes, double* rank,
-                size_t stride) {
+  // Unweighted R = 1: kWays key vectors per pass (4 where there are 32 vector registers),
+  // best score and node of each lane in registers.
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
+  static constexpr size_t kWays = 2;
+#else
+  static constexpr size_t kWays = 4;
+#endif
+  void RunOwnerWide(const uint32_t* states, size_t n, uint32_t* nodes, double* rank,
+                    size_t stride) {
+    const size_t L = L_, G = kWays * L;
+    const Op* ops = plan_.program.ops.data();
+    const size_t n_ops = plan_.program.ops.size();
+    const uint8_t* bytes = plan_.program.bytes.data();
+    uint32_t* stack = stack_.get();
+    const VU prime = hn::Set(du_, kPrime);
+    for (size_t base = 0; base < n; base += G) {
+      const size_t count = std::min(G, n - base);
+      const uint32_t* src = Group(states, base, count, G);
+      for (size_t k = 0; k < kWays; ++k) hn::Store(hn::LoadU(du_, src + k * L), du_, stack + k * L);
+      // Leaf 0 is the first leaf: it fills the slot (all scores beat LowestValue, and
+      // the node index is 0 anyway).
+      VS best0 = hn::Set(ds_, hwy::LowestValue<TS>()), best1 = best0, best2 = best0, best3 = best0;
+      VS idx0 = hn::Zero(ds_), idx1 = idx0, idx2 = idx0, idx3 = idx0;
+      for (size_t o = 0; o < n_ops; ++o) {
+        const Op& op = ops[o];
+        const uint32_t* in = stack + op.src * G;
+        VU h0 = hn::Load(du_, in);
+        VU h1 = hn::Load(du_, in + L);
+        VU h2 = h0, h3 = h0;
+        if constexpr (kWays == 4) {
+          h2 = hn::Load(du_, in + 2 * L);
+          h3 = hn::Load(du_, in + 3 * L);
+        }
+        const uint8_t* b = bytes + op.offset;
+        for (uint32_t t = 0; t < op.length; ++t) {
+          const VU bv = hn::Set(du_, b[t]);
+          h0 = hn::Mul(hn::Xor(h0, bv), prime);
+          h1 = hn::Mul(hn::Xor(h1, bv), prime);
+          if constexpr (kWays == 4) {
+            h2 = hn::Mul(hn::Xor(h2, bv), prime);
+            h3 = hn::Mul(hn::Xor(h3, bv), prime);
+          }
+        }
+        if (op.kind == kExtend) {
+          uint32_t* outp = stack + op.dst * G;
+          hn::Store(h0, du_, outp);
+          hn::Store(h1, du_, outp + L);
+          if constexpr (kWays == 4) {
+            hn::Store(h2, du_, outp + 2 * L);
+            hn::Store(h3, du_, outp + 3 * L);
+          }
+          continue;
+        }
+        const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
+        const VS s0 = p_.Pre(du_, ds_, h0);
+        const VS s1 = p_.Pre(du_, ds_, h1);
+        const auto gt0 = hn::Gt(s0, best0);
+        const auto gt1 = hn::Gt(s1, best1);
+        best0 = hn::IfThenElse(gt0, s0, best0);
+        best1 = hn::IfThenElse(gt1, s1, best1);
+        idx0 = hn::IfThenElse(gt0, ci, idx0);
+        idx1 = hn::IfThenElse(gt1, ci, idx1);
+        if constexpr (kWays == 4) {
+          const VS s2 = p_.Pre(du_, ds_, h2);
+          const VS s3 = p_.Pre(du_, ds_, h3);
+          const auto gt2 = hn::Gt(s2, best2);
+          const auto gt3 = hn::Gt(s3, best3);
+          best2 = hn::IfThenElse(gt2, s2, best2);
+          best3 = hn::IfThenElse(gt3, s3, best3);
+          idx2 = hn::IfThenElse(gt2, ci, idx2);
+          idx3 = hn::IfThenElse(gt3, ci, idx3);
+        }
+      }
+      hn::Store(best0, ds_, out_s_.get());
+      hn::Store(best1, ds_, out_s_.get() + L);
+      hn::Store(idx0, ds_, out_i_.get());
+      hn::Store(idx1, ds_, out_i_.get() + L);
+      if constexpr (kWays == 4) {
+        hn::Store(best2, ds_, out_s_.get() + 2 * L);
+        hn::Store(best3, ds_, out_s_.get() + 3 * L);
+        hn::Store(idx2, ds_, out_i_.get() + 2 * L);
+        hn::Store(idx3, ds_, out_i_.get() + 3 * L);
+      }
+      for (size_t i = 0; i < count; ++i) {
+        nodes[(base + i) * stride] = static_cast<uint32_t>(out_i_[i]);
+        if (rank) rank[(base + i) * stride] = P::Rank(out_s_[i]);
+      }
+    }
+  }
+
+  // Weighted R = 1. The gate (Weighted::CannotBeat) decides most candidates without a
+  // logarithm; the rest are queued (up to kPend per key vector, in node order) and their
+  // logarithms are computed together, so the long ln chains overlap instead of each one
+  // waiting for the previous best (and the gate's branch no longer waits for a logarithm).
+  // The gate compares with the best as of the last flush: best only grows, so "cannot beat
+  // the older best" still proves the candidate would not replace the current one (strict
+  // Gt), and queued candidates are merged in node order with strict Gt: the same result as
+  // one at a time.
+  static constexpr size_t kPend = 8;
+  // Computes the keys of the np queued candidate vectors and merges them in order.
+  HWY_INLINE void Flush(const TS* pu, const uint32_t* pn, size_t np, TS* keys, VS& best,
+                        VS& idx) {
+    const size_t L = L_;
+    for (size_t j = 0; j < np; ++j) {
+      const VS l = DetLn(ds_, hn::Load(ds_, pu + j * L));
+      const double w = p_.weights[pn[j]];
+      hn::Store(w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w)), ds_, keys + j * L);  // x/1 == x
+    }
+    for (size_t j = 0; j < np; ++j) {
+      const VS sj = hn::Load(ds_, keys + j * L);
+      const auto gt = hn::Gt(sj, best);
+      best = hn::IfThenElse(gt, sj, best);
+      idx = hn::IfThenElse(gt, hn::Set(ds_, static_cast<TS>(pn[j])), idx);
+    }
+  }
+  void RunOwnerWeighted(const uint32_t* states, size_t n, uint32_t* nodes, double* rank,
+                        size_t stride) {
     const size_t L = L_, G = 2 * L;
     const Op* ops = plan_.program.ops.data();
     const size_t n_ops = plan_.program.ops.size();
     const uint8_t* bytes = plan_.program.bytes.data();
     uint32_t* stack = stack_.get();
+    static_assert(2 * kMaxKernelReplicas >= 2 * kPend, "pending buffers");
+    TS* pend = out_s_.get();  // 2 * kPend vectors
+    TS* keys = out_i_.get();  // kPend vectors
+    HWY_ALIGN TS emit_s[2 * (HWY_MAX_BYTES / sizeof(TS))];
+    HWY_ALIGN TS emit_i[2 * (HWY_MAX_BYTES / sizeof(TS))];
+    const VU prime = hn::Set(du_, kPrime);
+    const VS ninf = hn::Set(ds_, -HUGE_VAL);
+    TS* pend0 = pend;
+    TS* pend1 = pend + kPend * L;
     for (size_t base = 0; base < n; base += G) {
       const size_t count = std::min(G, n - base);
       const uint32_t* src = Group(states, base, count, G);
       hn::Store(hn::LoadU(du_, src), du_, stack);
       hn::Store(hn::LoadU(du_, src + L), du_, stack + L);
-      VS best0 = hn::Zero(ds_), best1 = hn::Zero(ds_);
-      VS idx0 = hn::Zero(ds_), idx1 = hn::Zero(ds_);
+      VS best0 = ninf, best1 = ninf;  // every key ln(u)/w is finite: node 0 replaces -inf
+      VS idx0 = hn::Zero(ds_), idx1 = idx0;
+      uint32_t pn0[kPend], pn1[kPend];
+      size_t np0 = 0, np1 = 0;
       for (size_t o = 0; o < n_ops; ++o) {
         const Op& op = ops[o];
         VU h0 = hn::Load(du_, stack + op.src * G);
@@ -241,44 +571,41 @@ class Runner {
         const uint8_t* b = bytes + op.offset;
         for (uint32_t t = 0; t < op.length; ++t) {
           const VU bv = hn::Set(du_, b[t]);
-          const VU prime = hn::Set(du_, kPrime);
-          h0 = hn::Xor(h0, bv) * prime;
-          h1 = hn::Xor(h1, bv) * prime;
+          h0 = hn::Mul(hn::Xor(h0, bv), prime);
+          h1 = hn::Mul(hn::Xor(h1, bv), prime);
         }
         if (op.kind == kExtend) {
           hn::Store(h0, du_, stack + op.dst * G);
           hn::Store(h1, du_, stack + op.dst * G + L);
           continue;
         }
-        const VS pre0 = p_.Pre(du_, ds_, h0);
-        const VS pre1 = p_.Pre(du_, ds_, h1);
-        const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
-        if (op.node == 0) {  // the first leaf fills the slot
-          best0 = p_.Key(ds_, pre0, op);
-          best1 = p_.Key(ds_, pre1, op);
-          idx0 = ci;
-          idx1 = ci;
-          continue;
+        const VS u0 = p_.Pre(du_, ds_, h0);
+        const VS u1 = p_.Pre(du_, ds_, h1);
+        // Queue without a data-dependent branch: store, then count it only if needed.
+        hn::Store(u0, ds_, pend0 + np0 * L);
+        hn::Store(u1, ds_, pend1 + np1 * L);
+        pn0[np0] = op.node;
+        pn1[np1] = op.node;
+        np0 += p_.CannotBeat(ds_, u0, best0, op) ? 0 : 1;
+        np1 += p_.CannotBeat(ds_, u1, best1, op) ? 0 : 1;
+        if (np0 == kPend) {
+          Flush(pend0, pn0, np0, keys, best0, idx0);
+          np0 = 0;
         }
-        if (!p_.CannotBeat(ds_, pre0, best0, op)) {
-          const VS s0 = p_.Key(ds_, pre0, op);
-          const auto gt0 = hn::Gt(s0, best0);
-          best0 = hn::IfThenElse(gt0, s0, best0);
-          idx0 = hn::IfThenElse(gt0, ci, idx0);
-        }
-        if (!p_.CannotBeat(ds_, pre1, best1, op)) {
-          const VS s1 = p_.Key(ds_, pre1, op);
-          const auto gt1 = hn::Gt(s1, best1);
-          best1 = hn::IfThenElse(gt1, s1, best1);
-          idx1 = hn::IfThenElse(gt1, ci, idx1);
+        if (np1 == kPend) {
+          Flush(pend1, pn1, np1, keys, best1, idx1);
+          np1 = 0;
         }
       }
-      for (size_t half = 0; half < 2; ++half) {
-        const size_t c = std::min(L, count - std::min(count, half * L));
-        if (c == 0) break;
-        hn::Store(half ? best1 : best0, ds_, out_s_.get());
-        hn::Store(half ? idx1 : idx0, ds_, out_i_.get());
-        Emit(base + half * L, c, 1, nodes, rank, stride);
+      Flush(pend0, pn0, np0, keys, best0, idx0);
+      Flush(pend1, pn1, np1, keys, best1, idx1);
+      hn::Store(best0, ds_, emit_s);
+      hn::Store(best1, ds_, emit_s + L);
+      hn::Store(idx0, ds_, emit_i);
+      hn::Store(idx1, ds_, emit_i + L);
+      for (size_t i = 0; i < count; ++i) {
+        nodes[(base + i) * stride] = static_cast<uint32_t>(emit_i[i]);
+        if (rank) rank[(base + i) * stride] = P::Rank(emit_s[i]);
       }
     }
   }
@@ -312,7 +639,7 @@ class Runner {
         VU h = hn::Load(du_, stack + op.src * L);
         const uint8_t* b = bytes + op.offset;
         for (uint32_t t = 0; t < op.length; ++t)
-          h = hn::Xor(h, hn::Set(du_, b[t])) * hn::Set(du_, kPrime);
+          h = hn::Mul(hn::Xor(h, hn::Set(du_, b[t])), hn::Set(du_, kPrime));
         if (op.kind == kExtend) {
           hn::Store(h, du_, stack + op.dst * L);
           continue;
@@ -391,10 +718,16 @@ namespace kernels {
 
 HWY_EXPORT(RunBatchImpl);
 HWY_EXPORT(TargetImpl);
+HWY_EXPORT(KeyStatesImpl);
 
 void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
                std::uint32_t* nodes, double* rank, std::size_t stride) {
   HWY_DYNAMIC_DISPATCH(RunBatchImpl)(plan, states, n, nodes, rank, stride);
+}
+
+void key_states(std::uint32_t seed_state, const char* data, const std::uint64_t* off,
+                std::size_t data_size, std::size_t lo, std::size_t hi, std::uint32_t* out) {
+  HWY_DYNAMIC_DISPATCH(KeyStatesImpl)(seed_state, data, off, data_size, lo, hi, out);
 }
 
 std::int64_t dispatched_target() { return HWY_DYNAMIC_DISPATCH(TargetImpl)(); }

@@ -63,6 +63,13 @@ struct KernelPlan {
 void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
                std::uint32_t* nodes, double* rank, std::size_t stride);
 
+// FNV-1a states after seed ‖ key for keys [lo, hi) of a KeyBatch-like layout: key i is
+// data[off[i], off[i + 1]); `data_size` bytes of data are readable (the kernel gathers
+// whole 4-byte words and keeps every read inside it). out[i - lo] = FNV-continue(seed_state,
+// key i). Keys in lanes: a vector of keys is hashed with gathers of 4-byte words.
+void key_states(std::uint32_t seed_state, const char* data, const std::uint64_t* off,
+                std::size_t data_size, std::size_t lo, std::size_t hi, std::uint32_t* out);
+
 // The Highway target bit that run_batch dispatches to right now.
 std::int64_t dispatched_target();
 

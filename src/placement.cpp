@@ -48,35 +48,6 @@ void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
   }
 }
 
-// FNV-1a state after seed ‖ key for keys [lo, hi). kWays keys at a time: each key is a
-// serial chain of multiplies, so interleaving keeps the multipliers busy.
-void key_states(const KeyBatch& keys, std::uint32_t seed_state, std::size_t lo, std::size_t hi,
-                std::uint32_t* out) {
-  constexpr int kWays = 8;
-  const char* data = keys.data();
-  const std::uint64_t* off = keys.offsets();
-  std::size_t i = lo;
-  for (; i + kWays <= hi; i += kWays) {
-    const unsigned char* p[kWays];
-    std::size_t len[kWays];
-    std::uint32_t h[kWays];
-    std::size_t common = SIZE_MAX;
-    for (int k = 0; k < kWays; ++k) {
-      p[k] = reinterpret_cast<const unsigned char*>(data + off[i + k]);
-      len[k] = off[i + k + 1] - off[i + k];
-      h[k] = seed_state;
-      common = std::min(common, len[k]);
-    }
-    for (std::size_t t = 0; t < common; ++t)
-      for (int k = 0; k < kWays; ++k) h[k] = (h[k] ^ p[k][t]) * kFnvPrime;
-    for (int k = 0; k < kWays; ++k) {
-      for (std::size_t t = common; t < len[k]; ++t) h[k] = (h[k] ^ p[k][t]) * kFnvPrime;
-      out[i + k - lo] = h[k];
-    }
-  }
-  for (; i < hi; ++i) out[i - lo] = fnv1a32_continue(seed_state, keys[i]);
-}
-
 void place_reference(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& opt,
                      Placement& out, std::size_t lo, std::size_t hi) {
   const std::uint32_t r = opt.replicas;
@@ -153,7 +124,8 @@ void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& op
   const bool with_scores = options.with_scores;
   for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
     std::unique_ptr<std::uint32_t[]> states(new std::uint32_t[hi - lo]);
-    key_states(keys, seed_state, lo, hi, states.get());
+    kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
+                        states.get());
     double* rank = with_scores ? out.scores.data() + lo * r : nullptr;
     kernels::run_batch(plan, states.get(), hi - lo, out.nodes.data() + lo * r, rank, r);
     if (with_scores && weighted) {

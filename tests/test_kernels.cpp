@@ -171,6 +171,38 @@ TEST_CASE("simd equals reference on every target: random clusters", "[kernels]")
   }
 }
 
+TEST_CASE("simd key hashing: equal-length fast paths, mixed and long keys", "[kernels][keys]") {
+  // The kernel hashes seed ‖ key in SIMD with fast paths for groups of keys of equal length
+  // 4, 8, 12 or 16, a masked path for uneven lengths and a scalar path past 64 bytes.
+  TargetGuard guard;
+  std::mt19937_64 rng(77);
+  auto keys_of_lengths = [&](const std::vector<std::size_t>& lengths, std::size_t count) {
+    KeyBatch keys;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t len = lengths[i % lengths.size()];
+      keys.add(test::random_bytes(rng, len, len));
+    }
+    return keys;
+  };
+  const std::vector<std::vector<std::size_t>> patterns = {
+      {4}, {8}, {12}, {16}, {0}, {1}, {7}, {63}, {64}, {65}, {100}, {16, 16, 16, 15}, {0, 16},
+      {3, 70, 8, 12}};
+  const std::size_t counts[] = {1, 15, 16, 33, 257};
+  for (const auto& target : runnable_targets()) {
+    force_target(target.bits);
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+      test::RandomClusterOptions co;
+      co.max_nodes = 60;
+      co.weighted = p % 3 == 0;
+      const ClusterView view(test::random_cluster(rng, co));
+      PlaceOptions o;
+      o.with_scores = true;
+      o.threads = 1;
+      require_same(view, keys_of_lengths(patterns[p], counts[p % 5]), o, "key lengths");
+    }
+  }
+}
+
 TEST_CASE("simd equals reference: shared-prefix ids, 0xFF bytes, empty seed", "[kernels][trie]") {
   TargetGuard guard;
   std::mt19937_64 rng(99);
