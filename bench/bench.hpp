@@ -1,0 +1,10 @@
+// Registration entry points of hrw_bench's benchmark families (see bench/README.md).
+#pragma once
+
+namespace hrw::bench {
+
+// mulbound/AVX512/vpmulld/chainsC, mulbound/AVX2/vpmulld/chainsC (lane-multiplies/s) and
+// pairbound/AVX512/fnv1-fmix-argmax/chainsC (the op mix of one pair, pair-scores/s).
+void register_mulbound_benchmarks();
+
+}  // namespace hrw::bench
