@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the measured parts of docs/compare.md (the table between the
+# Regenerates the measured parts of docs/compare.md and README.md (the table between the
 # compare-table markers) and docs/compare.svg from
 #   hrw compare --sample 1000000 --from 10 --to 11
 # Usage: tools/make-compare-doc.sh [PATH_TO_HRW]   (default: build/hrw, built if missing)
@@ -12,27 +12,30 @@ if [[ ! -x "$HRW" ]]; then
   "$ROOT/tools/build.sh" "$ROOT/build" -DCMAKE_BUILD_TYPE=Release
   HRW="$ROOT/build/hrw"
 fi
-DOC="$ROOT/docs/compare.md"
 ARGS=(compare --sample 1000000 --from 10 --to 11)
 
 table="$(mktemp)"
-trap 'rm -f "$table" "$DOC.tmp"' EXIT
+trap 'rm -f "$table"' EXIT
 "$HRW" "${ARGS[@]}" --svg "$ROOT/docs/compare.svg" > "$table"
 
 # Replace everything between the markers with the fresh table in a code block.
-awk -v table="$table" -v cmd="hrw ${ARGS[*]}" '
-  /<!-- compare-table:begin -->/ {
-    print
-    print "```"
-    print "$ " cmd
-    while ((getline line < table) > 0) print line
-    print "```"
-    skipping = 1
-    next
-  }
-  /<!-- compare-table:end -->/ { skipping = 0 }
-  !skipping { print }
-' "$DOC" > "$DOC.tmp"
-grep -q '<!-- compare-table:end -->' "$DOC.tmp" || { echo "markers missing in $DOC" >&2; exit 1; }
-mv "$DOC.tmp" "$DOC"
-echo "updated $DOC and $ROOT/docs/compare.svg"
+for DOC in "$ROOT/docs/compare.md" "$ROOT/README.md"; do
+  awk -v table="$table" -v cmd="hrw ${ARGS[*]}" '
+    /<!-- compare-table:begin -->/ {
+      print
+      print "```"
+      print "$ " cmd
+      while ((getline line < table) > 0) print line
+      close(table)
+      print "```"
+      skipping = 1
+      next
+    }
+    /<!-- compare-table:end -->/ { skipping = 0 }
+    !skipping { print }
+  ' "$DOC" > "$DOC.tmp"
+  grep -q '<!-- compare-table:end -->' "$DOC.tmp" || { echo "markers missing in $DOC" >&2; rm -f "$DOC.tmp"; exit 1; }
+  mv "$DOC.tmp" "$DOC"
+  echo "updated $DOC"
+done
+echo "updated $ROOT/docs/compare.svg"
