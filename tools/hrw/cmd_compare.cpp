@@ -62,7 +62,7 @@ Runner add_compare(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* sub = app.add_subcommand(
       "compare", "Compare rendezvous with modulo, ring, jump, Maglev, slots and bounded loads");
-  auto* keys = sub->add_option("--keys", args->keys_file, "Key file, one key per line (- for stdin)");
+  auto* keys = sub->add_option("--keys", args->keys_file, "Key file: one key per line, or CSV for *.csv (- for stdin)");
   auto* sample = sub->add_option("--sample", args->sample, "Generate N keys key-0.. (default 1000000)");
   keys->excludes(sample);
   auto* from = sub->add_option("--from", args->from_count, "Nodes before: node-0..node-(N-1) (default 10)");
