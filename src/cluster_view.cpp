@@ -233,6 +233,22 @@ double ClusterView::total_weight() const {
   return sum;
 }
 
+IdShares id_shares(const ClusterView& view) {
+  IdShares out;
+  for (std::uint32_t i = 0; i < view.size(); ++i) out.emplace_back(view.node(i).id, view.share(i));
+  return out;
+}
+
+double total_variation_distance(const IdShares& a, const IdShares& b) {
+  // std::string's order is memcmp order, so the sum runs in the same order for any caller.
+  std::map<std::string, double> diff;
+  for (auto& [id, share] : a) diff[id] += share;
+  for (auto& [id, share] : b) diff[id] -= share;
+  double sum = 0;
+  for (auto& [id, d] : diff) sum += std::fabs(d);
+  return sum / 2;
+}
+
 double ClusterView::share(std::uint32_t index) const { return nodes_[index].weight / total_weight(); }
 
 }  // namespace hrw

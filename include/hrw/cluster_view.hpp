@@ -89,6 +89,13 @@ class ClusterView {
   std::uint32_t seed_state_;
 };
 
+// Shares of nodes by id: (id, w_i / sum w).
+using IdShares = std::vector<std::pair<std::string, double>>;
+IdShares id_shares(const ClusterView& view);
+// ½ Σ |share_A − share_B| over the union of ids (share 0 where absent): the fraction of keys
+// any placement must move between two views, the "ideal" of contract §5.
+double total_variation_distance(const IdShares& a, const IdShares& b);
+
 // memcmp order of the contract's tie rule: a proper prefix sorts first.
 bool id_less(std::string_view a, std::string_view b);
 

@@ -15,12 +15,12 @@
 namespace hrw::compare {
 
 double ideal_moved_fraction(const NodeList& from, const NodeList& to) {
-  std::map<std::string, std::pair<double, double>> shares;  // id -> (share in A, share in B)
-  for (std::size_t i = 0; i < from.size(); ++i) shares[from.ids[i]].first = from.share(i);
-  for (std::size_t i = 0; i < to.size(); ++i) shares[to.ids[i]].second = to.share(i);
-  double distance = 0;
-  for (const auto& [id, s] : shares) distance += std::abs(s.first - s.second);
-  return distance / 2;
+  auto shares = [](const NodeList& list) {
+    IdShares out;
+    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(list.ids[i], list.share(i));
+    return out;
+  };
+  return total_variation_distance(shares(from), shares(to));
 }
 
 namespace {

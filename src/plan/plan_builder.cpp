@@ -42,14 +42,7 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 }  // namespace
 
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
-  std::map<std::string, double, decltype([](const std::string& x, const std::string& y) {
-             return id_less(x, y);
-           })> diff;
-  for (std::uint32_t i = 0; i < a.size(); ++i) diff[a.node(i).id] += a.share(i);
-  for (std::uint32_t i = 0; i < b.size(); ++i) diff[b.node(i).id] -= b.share(i);
-  double sum = 0;
-  for (auto& [id, d] : diff) sum += std::fabs(d);
-  return sum / 2;
+  return total_variation_distance(id_shares(a), id_shares(b));
 }
 
 std::optional<std::string> incompatibility_warning(const ClusterView& a, const ClusterView& b) {
