@@ -1,11 +1,11 @@
 // hrw compare: rendezvous against modulo, ring, jump, Maglev, slots and bounded loads on the
 // user's own membership change (default: the classic 1e6 keys, 10 -> 11 nodes).
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/compare.hpp"
 #include "hrw/errors.hpp"
@@ -32,11 +32,9 @@ compare::NodeList load_view(const std::string& cluster_file, std::size_t count,
 }
 
 void write_file(const std::string& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(fmt::format("{}: cannot write the SVG file", path));
-  out << content;
-  out.close();
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  AtomicFile out(path);
+  out.write(content);
+  out.commit();
 }
 
 int run_compare(const CompareArgs& a) {
