@@ -59,7 +59,7 @@ std::vector<std::string> names(const std::string& dir) {
 
 TEST_CASE("hrw place equals the reference for tricky CSV keys", "[cli][place]") {
   TempDir dir;
-  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(400), 21, true);
+  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(400, hrw::test::kEmulatedScale), 21, true);
   const std::string cluster = dir.write("c.json", kFrom), input = dir.write("k.csv", csv_of(keys));
   const hrw::ClusterView view(hrw::load_cluster_file(cluster));
   struct Case { std::uint32_t r; std::string label; };
@@ -104,7 +104,7 @@ TEST_CASE("hrw place reads lines from stdin and writes stdout", "[cli][place]") 
 
 TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
   TempDir dir;
-  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(600), 33, true);
+  const auto keys = hrw::test::tricky_keys(hrw::test::scaled(600, hrw::test::kEmulatedScale), 33, true);
   std::string text = "key,bytes,requests\n";
   for (std::size_t i = 0; i < keys.size(); ++i)
     text += hrw::csv::quoted(keys[i]) + "," + std::to_string(i) + ",1\n";

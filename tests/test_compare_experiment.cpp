@@ -11,6 +11,7 @@
 #include "compare/bounded_caps.hpp"
 #include "hrw/compare.hpp"
 #include "report/svg_chart.hpp"
+#include "test_scale.hpp"
 #include "test_svg_xml_check.hpp"
 
 using namespace hrw::compare;
@@ -18,12 +19,9 @@ using namespace hrw::compare;
 namespace {
 
 std::size_t experiment_keys() {
-  double scale = 1.0;
-#if defined(__aarch64__)
-  scale = 0.1;  // qemu runs ~20x slower
-#endif
-  if (const char* env = std::getenv("HRW_TEST_SCALE")) scale = std::atof(env);
-  if (!(scale > 0) || scale > 1) scale = 1.0;
+  // Never above the classic experiment's 10^6 keys, whatever HRW_TEST_SCALE says.
+  double scale = hrw::test::test_scale(hrw::test::kEmulatedScale);
+  if (scale > 1) scale = 1.0;
   return static_cast<std::size_t>(1e6 * scale);
 }
 

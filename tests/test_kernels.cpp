@@ -23,20 +23,14 @@
 #include "hrw/verify.hpp"
 #include "node_trie.hpp"
 #include "random_cluster.hpp"
+#include "test_scale.hpp"
 
 namespace {
 
 using namespace hrw;
 
-double test_scale() {
-  const char* s = std::getenv("HRW_TEST_SCALE");
-  const double v = s ? std::atof(s) : 1.0;
-  return v > 0 ? v : 1.0;
-}
-
-std::size_t scaled(std::size_t n) {
-  return std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
-}
+using test::scaled;
+using test::test_scale;
 
 // Restores run-time target detection when a test ends, even on failure.
 struct TargetGuard {

@@ -99,7 +99,7 @@ void check_invariants(const PlanSummary& s, std::uint64_t keys) {
 
 TEST_CASE("plans equal the reference on random view changes", "[plan]") {
   std::mt19937_64 rng(42);
-  const auto keys = test::tricky_keys(test::scaled(1500), 3, true);
+  const auto keys = test::tricky_keys(test::scaled(1500, hrw::test::kEmulatedScale), 3, true);
   for (int round = 0; round < 12; ++round) {
     const bool weighted = round % 2;
     const ClusterView a(make_spec(6 + round % 5, weighted, round));
@@ -187,7 +187,7 @@ TEST_CASE("ideal fraction: total variation distance of the shares", "[plan]") {
 }
 
 TEST_CASE("adding one node to ten moves about 1/11 of the keys", "[plan][slow]") {
-  const std::size_t n = test::scaled(1'000'000);
+  const std::size_t n = test::scaled(1'000'000, hrw::test::kEmulatedScale);
   const ClusterView a(make_spec(10, false, 1)), b(make_spec(11, false, 2));
   KeyChunk chunk;
   for (std::size_t i = 0; i < n; ++i) chunk.keys.add("user:" + std::to_string(i));
@@ -205,7 +205,7 @@ TEST_CASE("adding one node to ten moves about 1/11 of the keys", "[plan][slow]")
 
 TEST_CASE("chunk size does not change place or plan outputs", "[plan][stream]") {
   test::TempDir dir;
-  const auto keys = test::tricky_keys(test::scaled(3000), 9, true);
+  const auto keys = test::tricky_keys(test::scaled(3000, hrw::test::kEmulatedScale), 9, true);
   std::string text = "key,bytes\n";
   for (std::size_t i = 0; i < keys.size(); ++i) text += hrw::csv::quoted(keys[i]) + "," + std::to_string(i) + "\n";
   const std::string input = dir.write("keys.csv", text);

@@ -8,23 +8,11 @@
 #include <vector>
 
 #include "io/byte_reader.hpp"
+#include "test_scale.hpp"
 #include "io/csv_reader.hpp"
 
 namespace hrw::test {
 
-// HRW_TEST_SCALE scales the big tests; emulated ARM runs default to a tenth.
-inline double test_scale() {
-  if (const char* s = std::getenv("HRW_TEST_SCALE")) return std::atof(s);
-#if defined(__aarch64__)
-  return 0.1;
-#else
-  return 1.0;
-#endif
-}
-
-inline std::size_t scaled(std::size_t n) {
-  return std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * test_scale()));
-}
 
 // Keys that stress every format rule: commas, quotes, CR, LF, empty, non-UTF-8 bytes.
 inline std::vector<std::string> tricky_keys(std::size_t n, std::uint64_t seed, bool allow_newlines) {
