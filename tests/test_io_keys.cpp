@@ -1,6 +1,8 @@
 // Key input formats, streaming chunks, CSV round trips and input errors (library level).
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "cli_runner.hpp"
 #include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
@@ -71,6 +73,40 @@ TEST_CASE("lines format: LF-separated, trailing CR removed, last LF optional", "
 TEST_CASE("lines format: a key longer than the read buffer", "[io]") {
   const std::string big(5u << 20, 'k');
   CHECK(lines_of("a\n" + big + "\nb") == Keys{"a", big, "b"});
+}
+
+// The lines reader finds LFs eight bytes at a time with a bit trick; bytes next to LF
+// (0x09, 0x0B, 0x8A, 0x0D) and every length around the word and block sizes must split
+// exactly as a plain search does.
+TEST_CASE("lines format: random bytes split exactly as a plain LF search", "[io]") {
+  std::mt19937_64 rng(20261130);
+  const unsigned char tricky[] = {0x09, 0x0B, 0x0D, 0x8A, 0x00, 0xFF, 0x80, 0x7F, 0x0A ^ 0x80};
+  for (int round = 0; round < 40; ++round) {
+    std::string text;
+    const std::size_t lines = rng() % 3000;
+    for (std::size_t l = 0; l < lines; ++l) {
+      const std::size_t len = rng() % 4 == 0 ? rng() % 140 : rng() % 18;
+      for (std::size_t j = 0; j < len; ++j) {
+        unsigned char c = rng() % 3 == 0 ? tricky[rng() % sizeof tricky] : static_cast<unsigned char>(rng());
+        text.push_back(static_cast<char>(c == '\n' ? 'n' : c));
+      }
+      if (l + 1 < lines || rng() % 2) text.push_back('\n');
+    }
+    // The reference: split at every LF, drop one trailing CR, no key after a final LF.
+    Keys want;
+    for (std::size_t pos = 0; pos < text.size();) {
+      std::size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      std::string key = text.substr(pos, nl - pos);
+      if (!key.empty() && key.back() == '\r') key.pop_back();
+      want.push_back(key);
+      pos = nl + 1;
+    }
+    hrw::test::TempDir dir;
+    const std::string path = dir.write("keys.txt", text);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{64}, hrw::kDefaultChunkKeys})
+      REQUIRE(read_all(path, KeyFormat::lines, chunk).keys == want);
+  }
 }
 
 TEST_CASE("the key format follows the file name unless given", "[io]") {

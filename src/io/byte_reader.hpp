@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
+
+#include "hrw/raw_buffer.hpp"
 
 namespace hrw::io {
 
@@ -15,6 +16,9 @@ class ByteReader {
   ~ByteReader();
   ByteReader(const ByteReader&) = delete;
   ByteReader& operator=(const ByteReader&) = delete;
+
+  // Bytes readable past end(), so that parsers may load fixed-width words near the end.
+  static constexpr std::size_t kReadSlack = 16;
 
   const char* cur() const { return buf_.data() + pos_; }
   const char* end() const { return buf_.data() + end_; }
@@ -27,7 +31,7 @@ class ByteReader {
   bool refill();
 
   // Single-byte access for the CSV state machine: -1 at end of input.
-  int peek() { return (pos_ < end_ || refill()) ? static_cast<unsigned char>(buf_[pos_]) : -1; }
+  int peek() { return (pos_ < end_ || refill()) ? static_cast<unsigned char>(buf_.data()[pos_]) : -1; }
   void skip() { consume(1); }
 
   const std::string& name() const { return name_; }
@@ -39,7 +43,8 @@ class ByteReader {
   int fd_ = -1;
   bool own_fd_ = false;
   bool eof_ = false;
-  std::vector<char> buf_;
+  detail::RawBuffer<char> buf_;
+  std::size_t size_limit_ = 0;  // bytes read(2) may fill; capacity minus kReadSlack
   std::size_t pos_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;
   std::optional<std::uint64_t> size_;

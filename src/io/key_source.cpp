@@ -1,6 +1,7 @@
 #include "hrw/key_source.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -85,22 +86,57 @@ struct KeySource::Impl {
   void next_csv(KeyChunk& chunk, std::size_t max_keys);
 };
 
-// The hot loop of `hrw plan`: memchr over the read buffer, keys appended straight into the
-// batch's contiguous storage.
+// Bit j set when block[j] is LF, for the first `n` <= 64 bytes of block. Eight bytes at
+// a time with a carry-free zero-byte test (exact: a bit is set only for a byte equal to
+// LF), gathered into one bit per byte by a multiply. Finding every LF of a block first
+// keeps the per-line work free of the load -> length -> next load chain that made a
+// memchr per line slow.
+inline std::uint64_t lf_bits(const char* block, std::size_t n) {
+  std::uint64_t bits = 0;
+  std::size_t j = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kLf = 0x0A0A0A0A0A0A0A0Aull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
+    constexpr std::uint64_t kGather = 0x0102040810204080ull;  // bit 8k -> bit 56 + k
+    for (; j + 8 <= n; j += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, block + j, 8);
+      const std::uint64_t x = w ^ kLf;
+      const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);  // 0x80 per LF
+      bits |= (((zero >> 7) * kGather) >> 56) << j;
+    }
+  }
+  for (; j < n; ++j) bits |= static_cast<std::uint64_t>(block[j] == '\n') << j;
+  return bits;
+}
+
+// The hot loop of `hrw plan`: the LFs of each 64-byte block of [line, e) as a bit mask,
+// then every line they end copied straight into the batch's contiguous storage (one
+// fixed-width copy for a short key), until the batch holds max_keys keys. Returns where
+// the first line not taken starts.
+const char* append_lines(const char* line, const char* e, KeyBatch& batch, std::size_t max_keys) {
+  // The keys of [line, e) take at most e - line bytes: no capacity checks per key.
+  batch.reserve(max_keys, batch.byte_size() + static_cast<std::size_t>(e - line));
+  KeyBatch::Appender out(batch);
+  for (const char* block = line; block < e && out.size() < max_keys; block += 64) {
+    std::uint64_t lf = lf_bits(block, std::min<std::size_t>(64, static_cast<std::size_t>(e - block)));
+    for (; lf && out.size() < max_keys; lf &= lf - 1) {
+      const char* nl = block + std::countr_zero(lf);
+      std::size_t len = static_cast<std::size_t>(nl - line);
+      if (len && nl[-1] == '\r') --len;
+      out.append(line, len);
+      line = nl + 1;
+    }
+  }
+  return line;
+}
+
 void KeySource::Impl::next_lines(KeyChunk& chunk, std::size_t max_keys) {
   KeyBatch& batch = chunk.keys;
+  // Appender::append may read 16 bytes from a line that starts just before end().
+  static_assert(io::ByteReader::kReadSlack >= KeyBatch::kCopySlack);
   while (batch.size() < max_keys) {
-    const char* p = in.cur();
-    const char* e = in.end();
-    while (batch.size() < max_keys) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
-      if (!nl) break;
-      std::size_t len = static_cast<std::size_t>(nl - p);
-      if (len && p[len - 1] == '\r') --len;
-      batch.add(std::string_view(p, len));
-      p = nl + 1;
-    }
-    in.consume(static_cast<std::size_t>(p - in.cur()));
+    const char* rest = append_lines(in.cur(), in.end(), batch, max_keys);
+    in.consume(static_cast<std::size_t>(rest - in.cur()));
     if (batch.size() == max_keys || in.refill()) continue;
     // End of input: a last line without LF is still a key.
     std::size_t len = static_cast<std::size_t>(in.end() - in.cur());
