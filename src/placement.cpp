@@ -71,64 +71,95 @@ void place_reference(const ClusterView& view, const KeyBatch& keys, const PlaceO
 
 }  // namespace
 
-void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
-           Placement& out) {
-  const std::uint32_t r = options.replicas;
-  reference::check_replicas(view, r, options.distinct_label, options.allow_partial);
-  const std::size_t n = keys.size();
-
-  std::uint32_t domain_count = static_cast<std::uint32_t>(view.size());
-  std::vector<std::uint32_t> domains;
-  if (!options.distinct_label.empty()) {
-    domains = view.domains(options.distinct_label);
-    domain_count = view.domain_count(options.distinct_label);
-  }
-
-  out.replicas = r;
-  out.partial = domain_count < r;  // check_replicas let it through: partial was allowed
-  out.nodes.assign(n * r, kNoNode);
-  if (options.with_scores)
-    out.scores.assign(n * r, 0.0);  // 0 where a partial result has no node
-  else
-    out.scores.clear();
-
+struct BatchPlacer::Compiled {
+  const ClusterView* view;
+  PlaceOptions options;
+  std::uint32_t domain_count;  // distinct domains, or the node count without a label
   // The reference engine, and the kernels' fallback for R beyond what they keep in vectors.
-  if (options.engine == Engine::reference || r > kernels::kMaxKernelReplicas) {
-    for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
-      place_reference(view, keys, options, out, lo, hi);
-    });
-    return;
-  }
+  bool use_reference;
+  kernels::KernelPlan plan;  // when !use_reference
+};
 
-  // Build the kernel plan once per call.
+namespace {
+
+kernels::KernelPlan compile(const ClusterView& view, const PlaceOptions& options,
+                            std::uint32_t domain_count) {
+  const std::uint32_t r = options.replicas;
   kernels::KernelPlan plan;
-  {
-    std::vector<std::string_view> ids;
-    ids.reserve(view.size());
-    for (const Node& node : view.nodes()) ids.push_back(node.id);
-    // Domains matter only when some domain holds two nodes and more than one is chosen:
-    // the best node overall is always its domain's representative.
-    plan.distinct = !options.distinct_label.empty() && domain_count < view.size() && r > 1;
-    plan.program = kernels::build_trie_program(ids, plan.distinct ? &domains : nullptr);
-    plan.domain_count = plan.distinct ? domain_count : 0;
-  }
+  std::vector<std::string_view> ids;
+  ids.reserve(view.size());
+  for (const Node& node : view.nodes()) ids.push_back(node.id);
+  // Domains matter only when some domain holds two nodes and more than one is chosen:
+  // the best node overall is always its domain's representative.
+  plan.distinct = !options.distinct_label.empty() && domain_count < view.size() && r > 1;
+  std::vector<std::uint32_t> domains;
+  if (plan.distinct) domains = view.domains(options.distinct_label);
+  plan.program = kernels::build_trie_program(ids, plan.distinct ? &domains : nullptr);
+  plan.domain_count = plan.distinct ? domain_count : 0;
   plan.nodes = static_cast<std::uint32_t>(view.size());
   plan.fmix = view.hash() == HashMode::fnv1a_fmix;
   plan.weighted = view.weighted();
   if (plan.weighted)
     for (const Node& node : view.nodes()) plan.weights.push_back(node.weight);
   plan.select = std::min(r, domain_count);
+  return plan;
+}
 
-  const std::uint32_t seed_state = view.seed_state();
-  const bool weighted = plan.weighted;
+}  // namespace
+
+BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
+  reference::check_replicas(view, options.replicas, options.distinct_label, options.allow_partial);
+  auto c = std::make_unique<Compiled>();
+  c->view = &view;
+  c->options = options;
+  c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
+                                                   : view.domain_count(options.distinct_label);
+  c->use_reference =
+      options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas;
+  if (!c->use_reference) c->plan = compile(view, options, c->domain_count);
+  compiled_ = std::move(c);
+}
+
+BatchPlacer::~BatchPlacer() = default;
+BatchPlacer::BatchPlacer(BatchPlacer&&) noexcept = default;
+BatchPlacer& BatchPlacer::operator=(BatchPlacer&&) noexcept = default;
+
+void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
+  const Compiled& c = *compiled_;
+  const PlaceOptions& options = c.options;
+  const std::uint32_t r = options.replicas;
+  const std::size_t n = keys.size();
+
+  out.replicas = r;
+  out.partial = c.domain_count < r;  // check_replicas let it through: partial was allowed
+  // The kernels write every rank of every key unless the result is partial: no fill then
+  // (a reused Placement keeps its memory and nothing is touched twice).
+  if (out.partial || c.use_reference)
+    out.nodes.assign(n * r, kNoNode);
+  else
+    out.nodes.resize(n * r);
+  if (options.with_scores)
+    out.scores.assign(n * r, 0.0);  // 0 where a partial result has no node
+  else
+    out.scores.clear();
+
+  if (c.use_reference) {
+    for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
+      place_reference(*c.view, keys, options, out, lo, hi);
+    });
+    return;
+  }
+
+  const kernels::KernelPlan& plan = c.plan;
+  const std::uint32_t seed_state = c.view->seed_state();
   const bool with_scores = options.with_scores;
   for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
-    std::unique_ptr<std::uint32_t[]> states(new std::uint32_t[hi - lo]);
+    std::uint32_t states[kChunk];
     kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
-                        states.get());
+                        states);
     double* rank = with_scores ? out.scores.data() + lo * r : nullptr;
-    kernels::run_batch(plan, states.get(), hi - lo, out.nodes.data() + lo * r, rank, r);
-    if (with_scores && weighted) {
+    kernels::run_batch(plan, states, hi - lo, out.nodes.data() + lo * r, rank, r);
+    if (with_scores && plan.weighted) {
       // Report u^(1/w) = det::exp(ln(u)/w), as reference::score_pair does.
       for (std::size_t i = lo; i < hi; ++i)
         for (std::uint32_t j = 0; j < plan.select; ++j) {
@@ -137,6 +168,11 @@ void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& op
         }
     }
   });
+}
+
+void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
+           Placement& out) {
+  BatchPlacer(view, options).place(keys, out);
 }
 
 Placement place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options) {

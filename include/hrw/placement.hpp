@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,27 @@ struct Placement {
   }
 };
 
-// Validates the request (R, label, partial) once, then fills `out`. Results do not depend
-// on the engine, the SIMD target, the thread count or the chunking.
+// A view compiled for the kernels (node-id trie, weights, domains) once, for placing
+// batch after batch with the same options: the streaming commands place thousands of
+// chunks. The constructor validates the request (R, label, partial); place() is const and
+// may run on several threads at once.
+class BatchPlacer {
+ public:
+  BatchPlacer(const ClusterView& view, const PlaceOptions& options);
+  ~BatchPlacer();
+  BatchPlacer(BatchPlacer&&) noexcept;
+  BatchPlacer& operator=(BatchPlacer&&) noexcept;
+
+  // Fills `out` (its memory is reused). Results do not depend on the engine, the SIMD
+  // target, the thread count or the chunking.
+  void place(const KeyBatch& keys, Placement& out) const;
+
+ private:
+  struct Compiled;
+  std::unique_ptr<const Compiled> compiled_;
+};
+
+// One batch: BatchPlacer(view, options).place(keys, out).
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
            Placement& out);
 Placement place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options);
