@@ -18,16 +18,32 @@ struct StreamOptions {
   std::size_t chunk_keys = kDefaultChunkKeys;
 };
 
-// Called once per chunk, in input order, never concurrently. placements[v] is the
-// placement of the chunk in views[v].
-using ChunkConsumer =
-    std::function<void(const KeyChunk& chunk, const std::vector<Placement>& placements)>;
+// A chunk in flight: its keys, its placement in every view, and scratch that the
+// command's digest step fills for its consume step.
+struct ChunkWork {
+  KeyChunk chunk;
+  std::vector<Placement> placements;  // placements[v]: the chunk placed in views[v]
+  std::string text;                   // output rows
+  std::vector<std::uint64_t> counts;  // per-node counters
+  std::vector<std::uint32_t> marks;   // indices into the chunk (e.g. the keys that move)
+};
 
-// Reads, places and consumes chunk by chunk. Reading the next chunk and consuming the
-// previous one overlap with placing the current one (a 3-stage oneTBB pipeline), so the
-// kernels are not idle while the input is parsed. Memory: a few chunks, whatever the input.
+// What a bulk command does with each placed chunk, in two steps.
+struct ChunkHandlers {
+  // Right after placement, on the thread that placed the chunk (its data still in that
+  // core's cache), chunks in parallel: work that needs no order, such as formatting
+  // rows and counting. May be empty.
+  std::function<void(ChunkWork&)> digest;
+  // In input order, one chunk at a time: writing and whatever needs the running totals.
+  std::function<void(ChunkWork&)> consume;
+};
+
+// Reads, places, digests and consumes chunk by chunk as a oneTBB pipeline: the threads
+// place (and digest) different chunks while one of them reads the next, so the kernels
+// are not idle while the input is parsed. Memory: two chunks per thread, whatever the
+// input. threads == 1 runs everything on the calling thread, one chunk after another.
 void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
-                       const StreamOptions& options, const ChunkConsumer& consume);
+                       const StreamOptions& options, const ChunkHandlers& handlers);
 
 // Keys, bytes and requests added up: what reports count per node.
 struct LoadCounts {
@@ -35,16 +51,10 @@ struct LoadCounts {
   std::uint64_t bytes = 0;
   std::uint64_t requests = 0;
 
-  void add(const KeyChunk& chunk, std::size_t i) { add<true>(chunk, i); }
-  // Weighted = false skips bytes and requests: the hot loops pick it once per chunk when
-  // the input has neither column.
-  template <bool Weighted>
   void add(const KeyChunk& chunk, std::size_t i) {
     keys += 1;
-    if constexpr (Weighted) {
-      bytes += chunk.bytes_of(i);
-      requests += chunk.requests_of(i);
-    }
+    bytes += chunk.bytes_of(i);
+    requests += chunk.requests_of(i);
   }
   LoadCounts& operator+=(const LoadCounts& o) {
     keys += o.keys, bytes += o.bytes, requests += o.requests;

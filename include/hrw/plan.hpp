@@ -53,8 +53,14 @@ class PlanBuilder {
   PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
               std::uint64_t batch_size);
 
-  // Accounts for one chunk placed in both views; appends its moves.csv rows to `rows`
-  // when it is not null.
+  // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
+  // chunk (placements[0] = from, [1] = to) into work.counts and work.marks, on the thread
+  // that placed it, so that add() only folds the counts in.
+  void digest(ChunkWork& work) const;
+  // ChunkHandlers::consume, in input order: accounts for the chunk (digested or not) and
+  // appends its moves.csv rows to `rows` when it is not null.
+  void add(ChunkWork& work, std::string* rows);
+  // The same for a chunk placed in both views outside the pipeline.
   void add(const KeyChunk& chunk, const Placement& from, const Placement& to, std::string* rows);
 
   // Checks that moved + stayed = read in total and per node (and, R = 1, that
@@ -65,9 +71,14 @@ class PlanBuilder {
   static std::string header() { return "batch,key,from,to\n"; }
 
  private:
-  template <bool Weighted>
-  void add_single(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                  std::string* rows);
+  bool keys_only(const KeyChunk& chunk) const;
+  void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                  std::vector<std::uint64_t>& counts, std::vector<std::uint32_t>& moved) const;
+  void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                 const std::vector<std::uint64_t>& counts, const std::vector<std::uint32_t>& moved,
+                 std::string* rows);
+  void add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                 std::string* rows);
   void add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
                       const Placement& to, std::string* rows);
   void append_row(std::string& rows, std::string_view key, std::uint32_t from, std::uint32_t to);

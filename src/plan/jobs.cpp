@@ -33,16 +33,19 @@ PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_byt
   const PlacementCsv csv(view, job.place.replicas);
   PlaceStats stats(view, job.place.replicas);
   Progress progress(job.progress, source.total_bytes());
-  std::string rows = csv.header();
-  stream_placements(source, {&view}, {job.place, job.keys.chunk_keys},
-                    [&](const KeyChunk& chunk, const std::vector<Placement>& p) {
-                      csv.append_rows(rows, chunk, p[0]);
-                      out.write(rows);
-                      rows.clear();
-                      stats.add(chunk, p[0]);
-                      progress.update(chunk.first + chunk.size(), chunk.input_offset);
-                    });
-  out.write(rows);  // the header of an empty input
+  out.write(csv.header());
+  ChunkHandlers handlers;
+  // Formatting the rows is most of a place's CPU time: it runs in parallel.
+  handlers.digest = [&](ChunkWork& work) {
+    work.text.clear();
+    csv.append_rows(work.text, work.chunk, work.placements[0]);
+  };
+  handlers.consume = [&](ChunkWork& work) {
+    out.write(work.text);
+    stats.add(work.chunk, work.placements[0]);
+    progress.update(work.chunk.first + work.chunk.size(), work.chunk.input_offset);
+  };
+  stream_placements(source, {&view}, {job.place, job.keys.chunk_keys}, handlers);
   progress.finish();
   if (stats.read().keys != source.keys_read())
     throw std::logic_error(fmt::format("place: {} keys read but {} placed", source.keys_read(),
@@ -68,15 +71,17 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
 
   PlanBuilder plan(from, to, job.place.replicas, job.batch_size);
   Progress progress(job.progress, source.total_bytes());
-  std::string rows = PlanBuilder::header();
-  stream_placements(source, {&from, &to}, {job.place, job.keys.chunk_keys},
-                    [&](const KeyChunk& chunk, const std::vector<Placement>& p) {
-                      plan.add(chunk, p[0], p[1], &rows);
-                      moves.write(rows);
-                      rows.clear();
-                      progress.update(chunk.first + chunk.size(), chunk.input_offset);
-                    });
-  moves.write(rows);
+  moves.write(PlanBuilder::header());
+  ChunkHandlers handlers;
+  handlers.digest = [&](ChunkWork& work) { plan.digest(work); };
+  std::string rows;
+  handlers.consume = [&](ChunkWork& work) {
+    plan.add(work, &rows);
+    moves.write(rows);
+    rows.clear();
+    progress.update(work.chunk.first + work.chunk.size(), work.chunk.input_offset);
+  };
+  stream_placements(source, {&from, &to}, {job.place, job.keys.chunk_keys}, handlers);
   progress.finish();
   // Checked before anything is published: a plan that does not add up is never written.
   const PlanSummary summary = plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());

@@ -78,39 +78,118 @@ void PlanBuilder::append_row(std::string& rows, std::string_view key, std::uint3
   rows.push_back('\n');
 }
 
+bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
+  return replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty();
+}
+
+void PlanBuilder::digest(ChunkWork& work) const {
+  if (keys_only(work.chunk))
+    count_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks);
+}
+
+void PlanBuilder::add(ChunkWork& work, std::string* rows) {
+  if (!keys_only(work.chunk)) return add(work.chunk, work.placements[0], work.placements[1], rows);
+  if (work.counts.empty())  // not digested
+    count_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks);
+  fold_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks, rows);
+  work.counts.clear();  // a reused slot must be digested again
+}
+
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
                       std::string* rows) {
-  if (replicas_ == 1) {
-    // The hot path of a plan: counting without bytes/requests when the input has none.
-    if (chunk.bytes.empty() && chunk.requests.empty())
-      add_single<false>(chunk, from, to, rows);
-    else
-      add_single<true>(chunk, from, to, rows);
-    return;
-  }
-  for (std::size_t i = 0; i < chunk.size(); ++i) {
-    read_.add(chunk, i);
-    add_replicated(chunk, i, from, to, rows);
+  if (keys_only(chunk)) {
+    std::vector<std::uint64_t> counts;
+    std::vector<std::uint32_t> moved;
+    count_keys(chunk, from, to, counts, moved);
+    fold_keys(chunk, from, to, counts, moved, rows);
+  } else if (replicas_ == 1) {
+    add_loads(chunk, from, to, rows);
+  } else {
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      read_.add(chunk, i);
+      add_replicated(chunk, i, from, to, rows);
+    }
   }
 }
 
-template <bool W>
-void PlanBuilder::add_single(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                             std::string* rows) {
-  for (std::size_t i = 0; i < chunk.size(); ++i) {
-    read_.add<W>(chunk, i);
+// R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk:
+// counts[0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed
+// total; `moved` lists the chunk indices of the keys that move. Local pointers keep the
+// loop's state in registers.
+void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                             std::vector<std::uint64_t>& counts,
+                             std::vector<std::uint32_t>& moved) const {
+  const std::size_t u = ids_.size();
+  const std::size_t n = chunk.size();
+  counts.assign(3 * u + 1, 0);
+  moved.resize(n);
+  std::uint64_t* before = counts.data();
+  std::uint64_t* after = before + u;
+  std::uint64_t* stayed = after + u;
+  std::uint32_t* moved_at = moved.data();
+  const std::uint32_t* from_owner = from.nodes.data();  // R = 1: one node per key
+  const std::uint32_t* to_owner = to.nodes.data();
+  const std::uint32_t* from_union = from_union_.data();
+  const std::uint32_t* to_union = to_union_.data();
+  std::size_t moved_count = 0;
+  std::uint64_t stayed_count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t a = from_union[from_owner[i]];
+    const std::uint32_t b = to_union[to_owner[i]];
+    ++before[a];
+    ++after[b];
+    if (a == b) {
+      ++stayed[a];
+      ++stayed_count;
+    } else {
+      moved_at[moved_count++] = static_cast<std::uint32_t>(i);
+    }
+  }
+  counts[3 * u] = stayed_count;
+  moved.resize(moved_count);
+}
+
+// In input order: the counts folded into the running totals, the moved keys' flows and
+// rows (batch numbers need every earlier row).
+void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                            const std::vector<std::uint64_t>& counts,
+                            const std::vector<std::uint32_t>& moved, std::string* rows) {
+  const std::size_t u = ids_.size();
+  for (std::size_t node = 0; node < u; ++node) {
+    flows_[node].before.keys += counts[node];
+    flows_[node].after.keys += counts[u + node];
+    flows_[node].stayed.keys += counts[2 * u + node];
+  }
+  stayed_.keys += counts[3 * u];
+  read_.keys += chunk.size();
+  moved_.keys += moved.size();
+  for (const std::uint32_t i : moved) {
     const std::uint32_t a = from_union_[from.owner(i)];
     const std::uint32_t b = to_union_[to.owner(i)];
-    flows_[a].before.add<W>(chunk, i);
-    flows_[b].after.add<W>(chunk, i);
+    flows_[a].out.keys += 1;
+    flows_[b].in.keys += 1;
+    if (rows) append_row(*rows, chunk.keys[i], a, b);
+    ++rows_;
+  }
+}
+
+// R = 1 with bytes and/or requests: every counter gets the key's loads.
+void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                            std::string* rows) {
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    read_.add(chunk, i);
+    const std::uint32_t a = from_union_[from.owner(i)];
+    const std::uint32_t b = to_union_[to.owner(i)];
+    flows_[a].before.add(chunk, i);
+    flows_[b].after.add(chunk, i);
     if (a == b) {
-      stayed_.add<W>(chunk, i);
-      flows_[a].stayed.add<W>(chunk, i);
+      stayed_.add(chunk, i);
+      flows_[a].stayed.add(chunk, i);
       continue;
     }
-    moved_.add<W>(chunk, i);
-    flows_[a].out.add<W>(chunk, i);
-    flows_[b].in.add<W>(chunk, i);
+    moved_.add(chunk, i);
+    flows_[a].out.add(chunk, i);
+    flows_[b].in.add(chunk, i);
     if (rows) append_row(*rows, chunk.keys[i], a, b);
     ++rows_;
   }

@@ -1,6 +1,11 @@
 // hrw plan: which keys move between two versioned views, in batches, with the accounting
 // an operator needs (docs/plan.md).
 #include <chrono>
+#include <utility>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <fmt/core.h>
 
@@ -23,19 +28,27 @@ struct PlanArgs {
 };
 
 // Hidden benchmark mode: the same keys, placed in both views with nothing else timed, so
-// bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone.
+// bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone. As in
+// the plan, each chunk is placed by one thread and the threads take chunks in parallel.
 int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
   const KeyInput in = a.bulk.key_input();
   KeySource source(in.path, in.format.value_or(key_format_for(in.path)));
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
-  const PlaceOptions options = a.bulk.place_options();
-  Placement pa, pb;
+  PlaceOptions options = a.bulk.place_options();
+  const unsigned threads = options.threads;
+  options.threads = 1;
+  const BatchPlacer place_from(from, options), place_to(to, options);
+  tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
+  tbb::enumerable_thread_specific<std::pair<Placement, Placement>> out;
   const auto start = std::chrono::steady_clock::now();
-  for (const KeyChunk& c : chunks) {
-    place(from, c.keys, options, pa);
-    place(to, c.keys, options, pb);
-  }
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+      auto& [pa, pb] = out.local();
+      place_from.place(chunks[c].keys, pa);
+      place_to.place(chunks[c].keys, pb);
+    });
+  });
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("kernel-only: {} keys, both views, {:.3f} s, {:.0f} keys/s\n", source.keys_read(), s,
              static_cast<double>(source.keys_read()) / s);
