@@ -4,6 +4,7 @@
 // SIGTERM, SIGHUP and SIGPIPE remove every live temp file and exit 128+signal (130 for
 // SIGINT). So an interrupted run never leaves a partial output behind.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <string>
@@ -29,12 +30,15 @@ class AtomicFile {
   void commit();
 
  private:
+  void start_writeback();
   friend void commit_all(std::initializer_list<AtomicFile*> files);
   void close_checked();
   void publish();
   std::string path_;
   std::string temp_;
   std::FILE* file_ = nullptr;
+  std::uint64_t written_ = 0;     // bytes handed to write()
+  std::uint64_t flushed_to_ = 0;  // bytes whose writeback has been started
   int slot_ = -1;  // index in the signal handler's table of temp files
   bool committed_ = false;
 };
