@@ -70,6 +70,10 @@ void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t 
 void key_states(std::uint32_t seed_state, const char* data, const std::uint64_t* off,
                 std::size_t data_size, std::size_t lo, std::size_t hi, std::uint32_t* out);
 
+// The lines reader's byte scan (kernels/line_scan.cc): clears bits[0, ceil(n / 64)) and
+// sets bit j % 64 of bits[j / 64] for every text[j] == '\n', j < n.
+void lf_bits(const char* text, std::size_t n, std::uint64_t* bits);
+
 // The Highway target bit that run_batch dispatches to right now.
 std::int64_t dispatched_target();
 

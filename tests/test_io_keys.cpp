@@ -8,6 +8,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/progress.hpp"
+#include "hrw/targets.hpp"
 #include "test_support_bulk.hpp"
 
 using hrw::KeyChunk;
@@ -75,37 +76,45 @@ TEST_CASE("lines format: a key longer than the read buffer", "[io]") {
   CHECK(lines_of("a\n" + big + "\nb") == Keys{"a", big, "b"});
 }
 
-// The lines reader finds LFs eight bytes at a time with a bit trick; bytes next to LF
-// (0x09, 0x0B, 0x8A, 0x0D) and every length around the word and block sizes must split
-// exactly as a plain search does.
-TEST_CASE("lines format: random bytes split exactly as a plain LF search", "[io]") {
+// The lines reader finds LFs with a SIMD byte compare (kernels/line_scan.cc) and walks
+// the mask bits: on every target, bytes next to LF (0x09, 0x0B, 0x8A, 0x0D) and every
+// length around the vector, word and piece sizes must split exactly as a plain search.
+TEST_CASE("lines format: random bytes split exactly as a plain LF search, every target", "[io]") {
+  struct RestoreTarget {
+    ~RestoreTarget() { hrw::force_target(0); }
+  } restore;
   std::mt19937_64 rng(20261130);
-  const unsigned char tricky[] = {0x09, 0x0B, 0x0D, 0x8A, 0x00, 0xFF, 0x80, 0x7F, 0x0A ^ 0x80};
-  for (int round = 0; round < 40; ++round) {
-    std::string text;
-    const std::size_t lines = rng() % 3000;
-    for (std::size_t l = 0; l < lines; ++l) {
-      const std::size_t len = rng() % 4 == 0 ? rng() % 140 : rng() % 18;
-      for (std::size_t j = 0; j < len; ++j) {
-        unsigned char c = rng() % 3 == 0 ? tricky[rng() % sizeof tricky] : static_cast<unsigned char>(rng());
-        text.push_back(static_cast<char>(c == '\n' ? 'n' : c));
+  const unsigned char tricky[] = {0x09, 0x0B, 0x0D, 0x8A, 0x00, 0xFF, 0x80, 0x7F};
+  for (const auto& target : hrw::runnable_targets()) {
+    hrw::force_target(target.bits);
+    INFO("target " << target.name);
+    for (int round = 0; round < 12; ++round) {
+      std::string text;
+      const std::size_t lines = rng() % 3000;
+      for (std::size_t l = 0; l < lines; ++l) {
+        const std::size_t len = rng() % 4 == 0 ? rng() % 140 : rng() % 18;
+        for (std::size_t j = 0; j < len; ++j) {
+          const unsigned char c =
+              rng() % 3 == 0 ? tricky[rng() % sizeof tricky] : static_cast<unsigned char>(rng());
+          text.push_back(static_cast<char>(c == '\n' ? 'n' : c));
+        }
+        if (l + 1 < lines || rng() % 2) text.push_back('\n');
       }
-      if (l + 1 < lines || rng() % 2) text.push_back('\n');
+      // The reference: split at every LF, drop one trailing CR, no key after a final LF.
+      Keys want;
+      for (std::size_t pos = 0; pos < text.size();) {
+        std::size_t nl = text.find('\n', pos);
+        if (nl == std::string::npos) nl = text.size();
+        std::string key = text.substr(pos, nl - pos);
+        if (!key.empty() && key.back() == '\r') key.pop_back();
+        want.push_back(key);
+        pos = nl + 1;
+      }
+      hrw::test::TempDir dir;
+      const std::string path = dir.write("keys.txt", text);
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{64}, hrw::kDefaultChunkKeys})
+        REQUIRE(read_all(path, KeyFormat::lines, chunk).keys == want);
     }
-    // The reference: split at every LF, drop one trailing CR, no key after a final LF.
-    Keys want;
-    for (std::size_t pos = 0; pos < text.size();) {
-      std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) nl = text.size();
-      std::string key = text.substr(pos, nl - pos);
-      if (!key.empty() && key.back() == '\r') key.pop_back();
-      want.push_back(key);
-      pos = nl + 1;
-    }
-    hrw::test::TempDir dir;
-    const std::string path = dir.write("keys.txt", text);
-    for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{64}, hrw::kDefaultChunkKeys})
-      REQUIRE(read_all(path, KeyFormat::lines, chunk).keys == want);
   }
 }
 

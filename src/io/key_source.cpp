@@ -10,6 +10,7 @@
 #include "hrw/errors.hpp"
 #include "io/byte_reader.hpp"
 #include "io/csv_reader.hpp"
+#include "kernel_api.hpp"
 
 namespace hrw {
 
@@ -86,45 +87,30 @@ struct KeySource::Impl {
   void next_csv(KeyChunk& chunk, std::size_t max_keys);
 };
 
-// Bit j set when block[j] is LF, for the first `n` <= 64 bytes of block. Eight bytes at
-// a time with a carry-free zero-byte test (exact: a bit is set only for a byte equal to
-// LF), gathered into one bit per byte by a multiply. Finding every LF of a block first
-// keeps the per-line work free of the load -> length -> next load chain that made a
-// memchr per line slow.
-inline std::uint64_t lf_bits(const char* block, std::size_t n) {
-  std::uint64_t bits = 0;
-  std::size_t j = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t kLf = 0x0A0A0A0A0A0A0A0Aull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
-    constexpr std::uint64_t kGather = 0x0102040810204080ull;  // bit 8k -> bit 56 + k
-    for (; j + 8 <= n; j += 8) {
-      std::uint64_t w;
-      std::memcpy(&w, block + j, 8);
-      const std::uint64_t x = w ^ kLf;
-      const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);  // 0x80 per LF
-      bits |= (((zero >> 7) * kGather) >> 56) << j;
-    }
-  }
-  for (; j < n; ++j) bits |= static_cast<std::uint64_t>(block[j] == '\n') << j;
-  return bits;
-}
-
-// The hot loop of `hrw plan`: the LFs of each 64-byte block of [line, e) as a bit mask,
-// then every line they end copied straight into the batch's contiguous storage (one
-// fixed-width copy for a short key), until the batch holds max_keys keys. Returns where
-// the first line not taken starts.
+// The hot loop of `hrw plan`: the LFs of [line, e) as bit masks (a SIMD kernel, one
+// piece of the buffer at a time), then every line they end copied straight into the
+// batch's contiguous storage (one fixed-width copy for a short key), until the batch
+// holds max_keys keys. Walking mask bits keeps the per-line work free of the load ->
+// length -> next load chain of a memchr per line. Returns where the first line not taken
+// starts.
 const char* append_lines(const char* line, const char* e, KeyBatch& batch, std::size_t max_keys) {
+  constexpr std::size_t kPiece = 4096;  // bytes scanned per kernel call: masks stay in L1
+  std::uint64_t lf[kPiece / 64];
   // The keys of [line, e) take at most e - line bytes: no capacity checks per key.
   batch.reserve(max_keys, batch.byte_size() + static_cast<std::size_t>(e - line));
   KeyBatch::Appender out(batch);
-  for (const char* block = line; block < e && out.size() < max_keys; block += 64) {
-    std::uint64_t lf = lf_bits(block, std::min<std::size_t>(64, static_cast<std::size_t>(e - block)));
-    for (; lf && out.size() < max_keys; lf &= lf - 1) {
-      const char* nl = block + std::countr_zero(lf);
-      std::size_t len = static_cast<std::size_t>(nl - line);
-      if (len && nl[-1] == '\r') --len;
-      out.append(line, len);
-      line = nl + 1;
+  for (const char* piece = line; piece < e && out.size() < max_keys; piece += kPiece) {
+    const std::size_t len = std::min<std::size_t>(kPiece, static_cast<std::size_t>(e - piece));
+    kernels::lf_bits(piece, len, lf);
+    for (std::size_t w = 0; w < (len + 63) / 64 && out.size() < max_keys; ++w) {
+      const char* block = piece + 64 * w;
+      for (std::uint64_t bits = lf[w]; bits && out.size() < max_keys; bits &= bits - 1) {
+        const char* nl = block + std::countr_zero(bits);
+        std::size_t key_len = static_cast<std::size_t>(nl - line);
+        if (key_len && nl[-1] == '\r') --key_len;
+        out.append(line, key_len);
+        line = nl + 1;
+      }
     }
   }
   return line;
