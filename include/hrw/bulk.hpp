@@ -1,7 +1,8 @@
-// Bulk placement of a streamed keyspace: KeySource chunks -> hrw::place (for one or more
-// views) -> a consumer that sees each chunk with its placements, in input order. `hrw place`
-// and `hrw plan` are two consumers of this one path.
+// Bulk placement of a streamed keyspace: KeySource chunks -> BatchPlacer (for one or more
+// views) -> the command's digest (parallel) and consume (in input order) steps. `hrw place`
+// and `hrw plan` are two users of this one path.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,9 +14,16 @@
 
 namespace hrw {
 
+// Where a stream's time goes, for benchmarks (hrw plan --stage-times): nanoseconds spent
+// in each step, summed over chunks and threads, and the pipeline's wall time.
+struct StageTimes {
+  std::atomic<std::uint64_t> read{0}, place{0}, digest{0}, consume{0}, wall{0};
+};
+
 struct StreamOptions {
   PlaceOptions place;
   std::size_t chunk_keys = kDefaultChunkKeys;
+  StageTimes* times = nullptr;  // filled when not null
 };
 
 // A chunk in flight: its keys, its placement in every view, and scratch that the

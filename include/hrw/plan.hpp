@@ -128,6 +128,7 @@ struct PlanJob {
   std::string out_dir;
   std::string svg;  // empty: none
   bool progress = false;
+  StageTimes* times = nullptr;  // benchmarks: filled when not null
 };
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);

@@ -81,7 +81,7 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
     rows.clear();
     progress.update(work.chunk.first + work.chunk.size(), work.chunk.input_offset);
   };
-  stream_placements(source, {&from, &to}, {job.place, job.keys.chunk_keys}, handlers);
+  stream_placements(source, {&from, &to}, {job.place, job.keys.chunk_keys, job.times}, handlers);
   progress.finish();
   // Checked before anything is published: a plan that does not add up is never written.
   const PlanSummary summary = plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());

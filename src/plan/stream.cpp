@@ -1,4 +1,6 @@
 // The one bulk path: read -> place (every view) -> digest -> consume, as a oneTBB pipeline.
+#include <chrono>
+
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -8,6 +10,29 @@ namespace hrw {
 
 namespace {
 
+// Adds the time until its destruction to a StageTimes counter (nothing when null).
+class StageClock {
+ public:
+  explicit StageClock(std::atomic<std::uint64_t>* total)
+      : total_(total), start_(total ? std::chrono::steady_clock::now() : Clock::time_point{}) {}
+  ~StageClock() {
+    if (total_)
+      total_->fetch_add(static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_).count()));
+  }
+  StageClock(const StageClock&) = delete;
+  StageClock& operator=(const StageClock&) = delete;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::atomic<std::uint64_t>* total_;
+  Clock::time_point start_;
+};
+
+std::atomic<std::uint64_t>* stage(StageTimes* times, std::atomic<std::uint64_t> StageTimes::*which) {
+  return times ? &(times->*which) : nullptr;
+}
+
 std::vector<BatchPlacer> compile_views(const std::vector<const ClusterView*>& views,
                                        const PlaceOptions& options) {
   std::vector<BatchPlacer> placers;
@@ -15,28 +40,45 @@ std::vector<BatchPlacer> compile_views(const std::vector<const ClusterView*>& vi
   return placers;
 }
 
-void place_and_digest(const std::vector<BatchPlacer>& placers, const ChunkHandlers& handlers,
-                      ChunkWork& work) {
-  work.placements.resize(placers.size());
-  for (std::size_t v = 0; v < placers.size(); ++v)
-    placers[v].place(work.chunk.keys, work.placements[v]);
-  if (handlers.digest) handlers.digest(work);
-}
+struct Stream {
+  KeySource& source;
+  std::vector<BatchPlacer> placers;
+  std::size_t chunk_keys;
+  const ChunkHandlers& handlers;
+  StageTimes* times;
 
-void stream_serially(KeySource& source, const std::vector<BatchPlacer>& placers,
-                     std::size_t chunk_keys, const ChunkHandlers& handlers) {
-  ChunkWork work;
-  while (source.next(work.chunk, chunk_keys)) {
-    place_and_digest(placers, handlers, work);
+  bool read(ChunkWork& work) {
+    StageClock clock(stage(times, &StageTimes::read));
+    return source.next(work.chunk, chunk_keys);
+  }
+  void place_and_digest(ChunkWork& work) const {
+    {
+      StageClock clock(stage(times, &StageTimes::place));
+      work.placements.resize(placers.size());
+      for (std::size_t v = 0; v < placers.size(); ++v)
+        placers[v].place(work.chunk.keys, work.placements[v]);
+    }
+    StageClock clock(stage(times, &StageTimes::digest));
+    if (handlers.digest) handlers.digest(work);
+  }
+  void consume(ChunkWork& work) const {
+    StageClock clock(stage(times, &StageTimes::consume));
     handlers.consume(work);
+  }
+};
+
+void stream_serially(Stream& s) {
+  ChunkWork work;
+  while (s.read(work)) {
+    s.place_and_digest(work);
+    s.consume(work);
   }
 }
 
 // Each chunk is placed by one thread (no nested parallel_for): threads work on different
 // chunks, which needs no synchronisation inside a chunk and keeps every thread busy while
 // one of them reads.
-void stream_pipelined(KeySource& source, const std::vector<BatchPlacer>& placers,
-                      std::size_t chunk_keys, std::size_t threads, const ChunkHandlers& handlers) {
+void stream_pipelined(Stream& s, std::size_t threads) {
   // Two chunks per thread in flight: one being placed, one being read or consumed.
   const std::size_t tokens = 2 * threads;
   // Tokens leave the last (in-order) stage in order, so token k may reuse slot k % size
@@ -48,7 +90,7 @@ void stream_pipelined(KeySource& source, const std::vector<BatchPlacer>& placers
       tbb::make_filter<void, ChunkWork*>(tbb::filter_mode::serial_in_order,
                                          [&](tbb::flow_control& fc) -> ChunkWork* {
                                            ChunkWork& work = slots[next_slot++ % slots.size()];
-                                           if (!source.next(work.chunk, chunk_keys)) {
+                                           if (!s.read(work)) {
                                              fc.stop();
                                              return nullptr;
                                            }
@@ -56,27 +98,25 @@ void stream_pipelined(KeySource& source, const std::vector<BatchPlacer>& placers
                                          }) &
           tbb::make_filter<ChunkWork*, ChunkWork*>(tbb::filter_mode::parallel,
                                                    [&](ChunkWork* work) {
-                                                     place_and_digest(placers, handlers, *work);
+                                                     s.place_and_digest(*work);
                                                      return work;
                                                    }) &
           tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::serial_in_order,
-                                             [&](ChunkWork* work) { handlers.consume(*work); }));
+                                             [&](ChunkWork* work) { s.consume(*work); }));
 }
 
 }  // namespace
 
 void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
                        const StreamOptions& options, const ChunkHandlers& handlers) {
+  StageClock wall(stage(options.times, &StageTimes::wall));
   PlaceOptions per_chunk = options.place;
   per_chunk.threads = 1;  // the parallelism is across chunks
-  const std::vector<BatchPlacer> placers = compile_views(views, per_chunk);
+  Stream s{source, compile_views(views, per_chunk), options.chunk_keys, handlers, options.times};
   const unsigned threads = options.place.threads;
-  if (threads == 1) return stream_serially(source, placers, options.chunk_keys, handlers);
+  if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
-  arena.execute([&] {
-    stream_pipelined(source, placers, options.chunk_keys,
-                     static_cast<std::size_t>(arena.max_concurrency()), handlers);
-  });
+  arena.execute([&] { stream_pipelined(s, static_cast<std::size_t>(arena.max_concurrency())); });
 }
 
 }  // namespace hrw

@@ -25,6 +25,7 @@ struct PlanArgs {
   std::string out_dir;
   std::string svg;
   bool kernel_only = false;
+  bool stage_times = false;
 };
 
 // Hidden benchmark mode: the same keys, placed in both views with nothing else timed, so
@@ -55,6 +56,15 @@ int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& 
   return 0;
 }
 
+// Thread-milliseconds per step (threads add up) next to the pipeline's wall time.
+void print_stage_times(const StageTimes& t) {
+  auto ms = [](const std::atomic<std::uint64_t>& ns) { return static_cast<double>(ns.load()) / 1e6; };
+  fmt::print(stderr,
+             "stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
+             "pipeline wall {:.1f} ms\n",
+             ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
+}
+
 }  // namespace
 
 Runner add_plan(CLI::App& app) {
@@ -69,6 +79,8 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
   sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
+  sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
+      ->group("");
   return [args]() -> int {
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
@@ -81,7 +93,10 @@ Runner add_plan(CLI::App& app) {
     job.out_dir = args->out_dir;
     job.svg = args->svg;
     job.progress = Progress::stderr_is_tty();
+    StageTimes times;
+    if (args->stage_times) job.times = &times;
     fmt::print(stderr, "{}", summary_text(run_plan(from, to, job)));
+    if (args->stage_times) print_stage_times(times);
     return 0;
   };
 }
