@@ -114,15 +114,16 @@ void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placem
 
 // R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk:
 // counts[0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed
-// total; `moved` lists the chunk indices of the keys that move. Local pointers keep the
-// loop's state in registers.
+// total and the moved total; moved[0..moved total) are the chunk indices of the keys that
+// move (`moved` only grows: resizing it down and up again would zero-fill it per chunk).
+// Local pointers keep the loop's state in registers.
 void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                              std::vector<std::uint64_t>& counts,
                              std::vector<std::uint32_t>& moved) const {
   const std::size_t u = ids_.size();
   const std::size_t n = chunk.size();
-  counts.assign(3 * u + 1, 0);
-  moved.resize(n);
+  counts.assign(3 * u + 2, 0);
+  if (moved.size() < n) moved.resize(n);
   std::uint64_t* before = counts.data();
   std::uint64_t* after = before + u;
   std::uint64_t* stayed = after + u;
@@ -146,7 +147,7 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
     }
   }
   counts[3 * u] = stayed_count;
-  moved.resize(moved_count);
+  counts[3 * u + 1] = moved_count;
 }
 
 // In input order: the counts folded into the running totals, the moved keys' flows and
@@ -162,8 +163,10 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
   }
   stayed_.keys += counts[3 * u];
   read_.keys += chunk.size();
-  moved_.keys += moved.size();
-  for (const std::uint32_t i : moved) {
+  const std::uint64_t moved_count = counts[3 * u + 1];
+  moved_.keys += moved_count;
+  for (std::uint64_t m = 0; m < moved_count; ++m) {
+    const std::uint32_t i = moved[m];
     const std::uint32_t a = from_union_[from.owner(i)];
     const std::uint32_t b = to_union_[to.owner(i)];
     flows_[a].out.keys += 1;
