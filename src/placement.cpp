@@ -1,7 +1,8 @@
-// hrw::place: the batch API. Engine::reference walks the scalar reference key by key;
-// Engine::simd compiles the view into a kernel plan once per call (node_trie.cpp) and runs
-// the Highway kernels (kernels/hrw_kernels.cc) over chunks of keys with oneTBB. Every key
-// is computed independently, so results depend on neither thread count nor chunking.
+// The batch API (BatchPlacer, hrw::place). Engine::reference walks the scalar reference
+// key by key; Engine::simd compiles the view into a kernel plan once per BatchPlacer
+// (node_trie.cpp) and runs the Highway kernels (kernels/hrw_kernels.cc) over chunks of
+// keys with oneTBB. Every key is computed independently, so results depend on neither
+// thread count nor chunking.
 #include "hrw/placement.hpp"
 
 #include <algorithm>
