@@ -118,6 +118,32 @@ TEST_CASE("plans equal the reference on random view changes", "[plan]") {
       const PlanSummary s = builder.finish(keys.size(), true, true);
       check_invariants(s, keys.size());
 
+      // Keys only (no bytes/requests), the pipeline's way: chunks of random sizes in one
+      // reused ChunkWork, digested (counted on the placing thread) and then added in order.
+      PlanBuilder by_chunks(a, b, r, 100);
+      std::string chunk_rows;
+      ChunkWork work;
+      for (std::size_t lo = 0; lo < keys.size();) {
+        const std::size_t hi = std::min(keys.size(), lo + 1 + rng() % 400);
+        work.chunk.clear();
+        for (std::size_t i = lo; i < hi; ++i) work.chunk.keys.add(keys[i]);
+        work.placements = {place(a, work.chunk.keys, o), place(b, work.chunk.keys, o)};
+        by_chunks.digest(work);
+        by_chunks.add(work, &chunk_rows);
+        lo = hi;
+      }
+      const PlanSummary sk = by_chunks.finish(keys.size(), false, false);
+      check_invariants(sk, keys.size());
+      CHECK(sk.moved.keys == s.moved.keys);
+      CHECK(sk.rows == s.rows);
+      CHECK(chunk_rows == rows);
+      for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+        CHECK(sk.nodes[n].before.keys == s.nodes[n].before.keys);
+        CHECK(sk.nodes[n].after.keys == s.nodes[n].after.keys);
+        CHECK(sk.nodes[n].in.keys == s.nodes[n].in.keys);
+        CHECK(sk.nodes[n].out.keys == s.nodes[n].out.keys);
+      }
+
       // Expected rows from the reference, in input order.
       std::string expected;
       std::uint64_t row = 0, moved = 0;
