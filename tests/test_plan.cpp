@@ -229,7 +229,7 @@ TEST_CASE("adding one node to ten moves about 1/11 of the keys", "[plan][slow]")
   }
 }
 
-TEST_CASE("chunk size does not change place or plan outputs", "[plan][stream]") {
+TEST_CASE("chunk size and thread count do not change place or plan outputs", "[plan][stream]") {
   test::TempDir dir;
   const auto keys = test::tricky_keys(test::scaled(3000, hrw::test::kEmulatedScale), 9, true);
   std::string text = "key,bytes\n";
@@ -240,7 +240,7 @@ TEST_CASE("chunk size does not change place or plan outputs", "[plan][stream]") 
   const ClusterView b(mutate(make_spec(7, true, 1), rng, 2));
   std::string first_moves, first_summary, first_place;
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{10000}, kDefaultChunkKeys}) {
-    for (unsigned threads : {0u, 1u}) {
+    for (unsigned threads : {0u, 1u, 3u}) {
       PlanJob job;
       job.keys = {input, std::nullopt, chunk};
       job.place.replicas = 2;
@@ -273,4 +273,38 @@ TEST_CASE("chunk size does not change place or plan outputs", "[plan][stream]") 
   CHECK(sj["keys"] == keys.size());
   CHECK(sj["nodes"][0].contains("bytes_in"));
   CHECK_FALSE(sj["nodes"][0].contains("requests_in"));
+}
+
+// The keys-only R = 1 plan (counted in the pipeline's digest step) through lines input:
+// the same files for every chunk size and thread count, and the rows the reference gives.
+TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[plan][stream]") {
+  test::TempDir dir;
+  std::vector<std::string> keys;
+  for (auto& k : test::tricky_keys(test::scaled(3000, hrw::test::kEmulatedScale), 21, false))
+    if (k.find('\n') == std::string::npos && (k.empty() || k.back() != '\r')) keys.push_back(k);
+  std::string text;
+  for (auto& k : keys) text += k + "\n";
+  const std::string input = dir.write("keys.txt", text);
+  const ClusterView a(make_spec(9, false, 2));
+  std::mt19937_64 rng(8);
+  const ClusterView b(mutate(make_spec(9, false, 2), rng, 2));
+  std::string expected = PlanBuilder::header();
+  std::uint64_t row = 0;
+  for (auto& k : keys) {
+    const std::string from = a.node(reference::owner(a, k)).id, to = b.node(reference::owner(b, k)).id;
+    if (from != to)
+      expected += std::to_string(row++ / 10 + 1) + "," + csv::quoted(k) + "," + csv::quoted(from) +
+                  "," + csv::quoted(to) + "\n";
+  }
+  REQUIRE(row > 0);
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{10000}, kDefaultChunkKeys})
+    for (unsigned threads : {0u, 1u, 3u}) {
+      PlanJob job;
+      job.keys = {input, std::nullopt, chunk};
+      job.place.threads = threads;
+      job.batch_size = 10;
+      job.out_dir = dir.file("plan");
+      check_invariants(run_plan(a, b, job), keys.size());
+      CHECK(test::read_file(dir.file("plan/moves.csv")) == expected);
+    }
 }
