@@ -7,4 +7,7 @@ namespace hrw::bench {
 // pairbound/AVX512/fnv1-fmix-argmax/chainsC (the op mix of one pair, pair-scores/s).
 void register_mulbound_benchmarks();
 
+// read/lines/user-keys/10M: the lines reader alone (keys/s, bytes/s), bench/PLAN.md.
+void register_read_benchmarks();
+
 }  // namespace hrw::bench

@@ -305,6 +305,7 @@ int main(int argc, char** argv) {
                                   std::to_string(hrw::bench::kBigKeys) + ")");
   hrw::bench::register_mulbound_benchmarks();
   hrw::bench::register_place_benchmarks();
+  hrw::bench::register_read_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
