@@ -20,7 +20,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 void LfBitsImpl(const char* text, size_t n, uint64_t* bits) {
   const size_t words = (n + 63) / 64;
-  std::memset(bits, 0, words * sizeof(uint64_t));
+  auto* out = reinterpret_cast<uint8_t*>(bits);
   const auto* bytes = reinterpret_cast<const uint8_t*>(text);
   size_t i = 0;
   const hn::ScalableTag<uint8_t> d;
@@ -29,11 +29,13 @@ void LfBitsImpl(const char* text, size_t n, uint64_t* bits) {
   // lanes % 8 == 0 every vector starts on a byte of `bits`, and in a little-endian word
   // byte k bit b is bit 8k + b, as wanted. (Highway's SCALAR target has one lane.)
   if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && lanes % 8 == 0) {
-    auto* out = reinterpret_cast<uint8_t*>(bits);
     const auto lf = hn::Set(d, uint8_t{'\n'});
     for (; i + lanes <= n; i += lanes)
       hn::StoreMaskBits(d, hn::Eq(hn::LoadU(d, bytes + i), lf), out + i / 8);
   }
+  // The vectors wrote whole bytes up to bit i (a multiple of 8): clear the rest, then the
+  // scalar tail sets its bits.
+  std::memset(out + i / 8, 0, words * sizeof(uint64_t) - i / 8);
   for (; i < n; ++i) bits[i / 64] |= static_cast<uint64_t>(bytes[i] == '\n') << (i % 64);
 }
 
