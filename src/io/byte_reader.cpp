@@ -22,7 +22,6 @@ constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 ByteReader::ByteReader(const std::string& path)
     : name_(path == "-" ? "<stdin>" : path) {
   buf_.grow(kBufferBytes + kReadSlack, 0);
-  size_limit_ = kBufferBytes;
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
@@ -55,12 +54,9 @@ bool ByteReader::refill() {
     pos_ = 0;
     end_ = unread;
   }
-  if (end_ == size_limit_) {  // one key longer than the buffer
-    size_limit_ *= 2;
-    buf_.grow(size_limit_ + kReadSlack, end_);
-  }
+  if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
   for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data() + end_, size_limit_ - end_);
+    const ssize_t n = ::read(fd_, buf_.data() + end_, limit() - end_);
     if (n > 0) {
       end_ += static_cast<std::size_t>(n);
       return true;

@@ -39,12 +39,14 @@ class ByteReader {
   std::optional<std::uint64_t> size() const { return size_; }
 
  private:
+  // Bytes read(2) may fill: the rest of the buffer is the readable slack.
+  std::size_t limit() const { return buf_.capacity() - kReadSlack; }
+
   std::string name_;
   int fd_ = -1;
   bool own_fd_ = false;
   bool eof_ = false;
   detail::RawBuffer<char> buf_;
-  std::size_t size_limit_ = 0;  // bytes read(2) may fill; capacity minus kReadSlack
   std::size_t pos_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;
   std::optional<std::uint64_t> size_;
