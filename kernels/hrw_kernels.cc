@@ -1,6 +1,6 @@
 // The SIMD batch engine: one Highway source compiled for every target (foreach_target.h)
 // and picked at run time (HWY_DYNAMIC_DISPATCH). Keys are in lanes (one 32-bit FNV-1a
-// state per lane); the node ids are the trie program of src/kernel_api.hpp, identical in
+// state per lane); the node ids are the trie program of kernels/kernel_api.hpp, identical in
 // every lane, so each byte step is a broadcast Xor and a Mul.
 //
 // Exactness: the unweighted score is the u32 r, compared as int32 after flipping the sign

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "io/byte_reader.hpp"
+#include "byte_reader.hpp"
 #include "test_scale.hpp"
-#include "io/csv_reader.hpp"
+#include "csv_reader.hpp"
 
 namespace hrw::test {
 

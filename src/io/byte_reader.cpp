@@ -1,4 +1,4 @@
-#include "io/byte_reader.hpp"
+#include "byte_reader.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "io/csv_reader.hpp"
+#include "csv_reader.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/byte_reader.hpp"
+#include "byte_reader.hpp"
 
 namespace hrw::io {
 

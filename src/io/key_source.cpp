@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
-#include "io/byte_reader.hpp"
-#include "io/csv_reader.hpp"
+#include "byte_reader.hpp"
+#include "csv_reader.hpp"
 #include "kernel_api.hpp"
 
 namespace hrw {
