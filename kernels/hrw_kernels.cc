@@ -766,6 +766,12 @@ std::vector<SimdTarget> runnable_targets() {
   return targets_of(detected & HWY_TARGETS);
 }
 
+namespace {
+std::int64_t g_forced_bits = 0;
+}  // namespace
+
+std::int64_t forced_target() { return g_forced_bits; }
+
 void force_target(std::int64_t bits) {
   if (bits != 0) {
     bool ok = false;
@@ -776,6 +782,7 @@ void force_target(std::int64_t bits) {
   }
   hwy::SetSupportedTargetsForTest(bits);
   supported();
+  g_forced_bits = bits;
 }
 
 SimdTarget active_target() {

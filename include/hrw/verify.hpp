@@ -24,7 +24,8 @@ struct VerifyTargetResult {
   std::string first_mismatch;    // empty when there is none
 };
 
-// For every runnable target (forced in turn; detection is restored afterwards), compares
+// For every runnable target (forced in turn with ScopedTarget, so whatever was forced
+// before is restored; only the forced one when a target is forced on entry), compares
 // hrw::place with Engine::simd against Engine::reference: owners, replica sets for R up to
 // 5 with and without a distinct label (partial allowed), and scores bit for bit. Clusters
 // of 1 to 2000 nodes, shared-prefix, prefix-chain and random-byte ids, keys of 0 to 200

@@ -132,12 +132,15 @@ std::string describe_key(const ClusterView& view, const KeyBatch& keys, const Pl
 
 std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
   std::vector<VerifyTargetResult> results;
-  const std::vector<SimdTarget> targets = runnable_targets();
+  // A target forced by the caller (hrw --target X verify) is the only one checked.
+  const std::int64_t forced = forced_target();
+  std::vector<SimdTarget> targets = runnable_targets();
+  if (forced != 0) std::erase_if(targets, [&](const SimdTarget& t) { return t.bits != forced; });
   for (const SimdTarget& t : targets) results.push_back({t.bits, t.name, 0, 0, 0, {}});
 
   std::mt19937_64 rng(options.seed);
   std::uint64_t pairs = 0;
-  try {
+  {
     for (std::size_t trial = 0; trial == 0 || pairs < options.pairs; ++trial) {
       const ClusterView view(random_cluster(rng));
       const std::size_t n = view.size();
@@ -168,7 +171,7 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
         const Placement want = place(view, keys, o);
         o.engine = Engine::simd;
         for (std::size_t ti = 0; ti < targets.size(); ++ti) {
-          force_target(targets[ti].bits);
+          const ScopedTarget on(targets[ti].bits);
           const Placement got = place(view, keys, o);
           VerifyTargetResult& res = results[ti];
           res.pairs += keys.size() * n;
@@ -190,11 +193,7 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
         pairs += keys.size() * n;
       }
     }
-  } catch (...) {
-    force_target(0);
-    throw;
   }
-  force_target(0);
   return results;
 }
 

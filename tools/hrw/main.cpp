@@ -2,18 +2,39 @@
 // Exit codes: 0 success, 2 bad input (one line on stderr naming the problem), 1 internal
 // failure. Every command's errors pass through here so the policy lives in one place.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <utility>
 #include <vector>
 
 #include <fmt/core.h>
 
-#include "hrw/errors.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/targets.hpp"
+#include "hrw/version.hpp"
+
+namespace {
+
+// "hrw --version": the version, then the SIMD targets this binary can use here.
+std::string version_text() {
+  std::string targets;
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) targets += " " + t.name;
+  return fmt::format("hrw {}\nSIMD targets runnable here (best first):{}", HRW_VERSION, targets);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"hrw: rendezvous (highest-random-weight) placement engine"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text, "Print the version and the SIMD targets");
+  // Any command, before or after its name: hrw --target AVX2 place ..., hrw place ... --target AVX2.
+  std::string target;
+  app.add_option("--target", target,
+                 "Force a SIMD target (AVX3, AVX2, SSE4, NEON, SVE2, ...; auto: detect). "
+                 "Default: $HRW_TARGET, else the best this CPU runs");
+  app.fallthrough();
   std::vector<std::pair<CLI::App*, hrw::cli::Runner>> commands;
   auto add = [&](hrw::cli::Runner (*adder)(CLI::App&)) {
     hrw::cli::Runner run = adder(app);
@@ -39,6 +60,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    const char* env_target = std::getenv("HRW_TARGET");
+    const bool from_flag = app.count("--target") > 0;
+    if (!from_flag && env_target) target = env_target;
+    if (!target.empty()) {
+      try {
+        hrw::force_target(std::string_view(target));
+      } catch (const hrw::InputError& e) {
+        throw hrw::InputError(fmt::format("{}: {}", from_flag ? "--target" : "HRW_TARGET", e.what()));
+      }
+    }
     for (auto& [sub, run] : commands)
       if (sub->parsed()) return run();
     return 2;

@@ -1,0 +1,158 @@
+// Target selection as a feature: forcing by name (library and CLI, flag and HRW_TARGET),
+// the scoped restoring form, and proof that a forced target is what really runs.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "cli_runner.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/targets.hpp"
+#include "kernel_api.hpp"
+#include "random_cluster.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct EnvVar {
+  EnvVar(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~EnvVar() { ::unsetenv(name_); }
+  const char* name_;
+};
+
+int lines_of(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("force_target(name) runs the named target: the kernels dispatch to it", "[targets]") {
+  std::mt19937_64 rng(7);
+  hrw::test::RandomClusterOptions o;
+  o.min_nodes = 30, o.max_nodes = 60, o.weighted = true;
+  const hrw::ClusterView view(hrw::test::random_cluster(rng, o));
+  hrw::KeyBatch keys;
+  for (int i = 0; i < 500; ++i) keys.add(hrw::test::random_bytes(rng, 0, 40));
+  hrw::PlaceOptions ref_options;
+  ref_options.engine = hrw::Engine::reference;
+  const hrw::Placement want = hrw::place(view, keys, ref_options);
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) {
+    const hrw::ScopedTarget on(lower(t.name));  // names are case-insensitive
+    CHECK(hrw::forced_target() == t.bits);
+    const hrw::Placement got = hrw::place(view, keys, hrw::PlaceOptions{});
+    // dispatched_target() is the target HWY_DYNAMIC_DISPATCH picks for run_batch now.
+    CHECK(hrw::kernels::dispatched_target() == t.bits);
+    CHECK(got.nodes == want.nodes);
+  }
+  CHECK(hrw::forced_target() == 0);
+}
+
+TEST_CASE("ScopedTarget nests and restores what was forced before", "[targets]") {
+  const auto targets = hrw::runnable_targets();
+  const hrw::SimdTarget detected = hrw::active_target();
+  {
+    const hrw::ScopedTarget outer(targets.back().bits);
+    CHECK(hrw::active_target().bits == targets.back().bits);
+    {
+      const hrw::ScopedTarget inner(targets.front().name);
+      CHECK(hrw::active_target().bits == targets.front().bits);
+    }
+    CHECK(hrw::active_target().bits == targets.back().bits);
+    try {
+      const hrw::ScopedTarget bad("no-such-target");
+      FAIL("an unknown name must throw");
+    } catch (const hrw::InputError&) {
+    }
+    CHECK(hrw::active_target().bits == targets.back().bits);
+  }
+  CHECK(hrw::forced_target() == 0);
+  CHECK(hrw::active_target().bits == detected.bits);
+}
+
+TEST_CASE("unknown and unsupported target names are InputErrors listing the valid ones",
+          "[targets]") {
+  try {
+    hrw::force_target(std::string_view("AVX9"));
+    FAIL("AVX9 must be refused");
+  } catch (const hrw::InputError& e) {
+    CHECK_THAT(e.what(), Contains("unknown SIMD target \"AVX9\"") &&
+                             Contains(hrw::compiled_targets().front().name));
+  }
+  const auto runnable = hrw::runnable_targets();
+  for (const hrw::SimdTarget& t : hrw::compiled_targets()) {
+    bool runs = false;
+    for (const auto& r : runnable) runs = runs || r.bits == t.bits;
+    if (runs) continue;
+    CHECK_THROWS_WITH(hrw::force_target(std::string_view(t.name)), Contains("cannot run"));
+  }
+  CHECK(hrw::forced_target() == 0);
+  CHECK(hrw::force_target(std::string_view("auto")).bits == runnable.front().bits);
+}
+
+TEST_CASE("hrw --target and HRW_TARGET force the target of any command", "[targets][cli]") {
+  using hrw::test::run_hrw;
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) {
+    INFO("target " << t.name);
+    // verify checks the forced target only: one line, naming it.
+    auto res = run_hrw({"--target", t.name, "verify", "--pairs", "20000"});
+    REQUIRE(res.exit_code == 0);
+    CHECK(lines_of(res.out) == 1);
+    CHECK_THAT(res.out, StartsWith(t.name + " "));
+    res = run_hrw({"verify", "--pairs", "20000", "--target", lower(t.name)});
+    REQUIRE(res.exit_code == 0);
+    CHECK_THAT(res.out, StartsWith(t.name + " "));
+    const EnvVar env("HRW_TARGET", t.name.c_str());
+    res = run_hrw({"verify", "--pairs", "20000"});
+    REQUIRE(res.exit_code == 0);
+    CHECK(lines_of(res.out) == 1);
+    CHECK_THAT(res.out, StartsWith(t.name + " "));
+  }
+  // Placements are the same whatever the target.
+  hrw::test::TempDir dir;
+  std::string keys;
+  for (int i = 0; i < 3000; ++i) keys += "user:" + std::to_string(i) + "\n";
+  const std::string keys_file = dir.write("keys.txt", keys);
+  const auto base = run_hrw({"place", "--nodes", "a,b,c,d,e", "--keys", keys_file});
+  REQUIRE(base.exit_code == 0);
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) {
+    const auto forced =
+        run_hrw({"place", "--nodes", "a,b,c,d,e", "--keys", keys_file, "--target", t.name});
+    REQUIRE(forced.exit_code == 0);
+    CHECK(forced.out == base.out);
+  }
+}
+
+TEST_CASE("a bad --target or HRW_TARGET is one line, exit 2, naming its source",
+          "[targets][cli]") {
+  using hrw::test::run_hrw;
+  auto res = run_hrw({"--target", "AVX9", "verify"});
+  CHECK(res.exit_code == 2);
+  CHECK(lines_of(res.err) == 1);
+  CHECK_THAT(res.err, StartsWith("hrw: --target: unknown SIMD target \"AVX9\""));
+  const EnvVar env("HRW_TARGET", "bogus");
+  res = run_hrw({"select", "k", "--nodes", "a,b"});
+  CHECK(res.exit_code == 2);
+  CHECK(lines_of(res.err) == 1);
+  CHECK_THAT(res.err, StartsWith("hrw: HRW_TARGET: unknown SIMD target \"bogus\""));
+  // The flag wins over the environment.
+  res = run_hrw({"select", "k", "--nodes", "a,b", "--target", "auto"});
+  CHECK(res.exit_code == 0);
+}
+
+TEST_CASE("hrw --version names the version and the runnable targets", "[targets][cli]") {
+  const auto res = hrw::test::run_hrw({"--version"});
+  REQUIRE(res.exit_code == 0);
+  CHECK_THAT(res.out, StartsWith(std::string("hrw ") + HRW_TEST_VERSION + "\n"));
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) CHECK_THAT(res.out, Contains(" " + t.name));
+}
