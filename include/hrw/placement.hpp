@@ -42,6 +42,11 @@ struct Placement {
   }
 };
 
+// Validates a placement request against its view, once, before any key is placed: the
+// replica count (1 to the node count) and, for a distinct label without partial results,
+// the number of failure domains. InputError with Setting::replica_count otherwise.
+void validate_request(const ClusterView& view, const PlaceOptions& options);
+
 // A view compiled for the kernels (node-id trie, weights, domains) once, for placing
 // batch after batch with the same options: the streaming commands place thousands of
 // chunks. The constructor validates the request (R, label, partial); place() is const and

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hrw/cluster_view.hpp"
+#include "hrw/errors.hpp"
 
 namespace hrw::reference {
 
@@ -25,7 +26,8 @@ bool ranks_before(const ClusterView& view, const PairScore& a, const PairScore& 
 // Every node, best first.
 std::vector<PairScore> rank(const ClusterView& view, std::string_view key);
 std::uint32_t owner(const ClusterView& view, std::string_view key);
-// The first R of the ranking. Throws InputError when R < 1 or R > node count.
+// The first R of the ranking (fewer when R exceeds the node count). The reference computes
+// what it is asked: requests are validated once, by hrw::validate_request (placement.hpp).
 std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, std::uint32_t r);
 
 struct DistinctReplicas {
@@ -37,9 +39,9 @@ struct DistinctReplicas {
 DistinctReplicas top_r_distinct(const ClusterView& view, std::string_view key, std::uint32_t r,
                                 std::string_view label, bool allow_partial);
 
-// Validates R against the view (and the domain count for a label); shared with the batch
-// engine so that both refuse the same requests with the same words.
-void check_replicas(const ClusterView& view, std::uint32_t r, std::string_view label,
-                    bool allow_partial);
+// The error for "distinct LABEL" when the view has fewer than R domains: thrown by the walk
+// above and by validate_request, so both refuse with the same words.
+InputError too_few_domains(const ClusterView& view, std::uint32_t r, std::string_view label,
+                           std::uint32_t domains);
 
 }  // namespace hrw::reference

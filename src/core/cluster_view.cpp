@@ -144,7 +144,7 @@ ClusterSpec load_cluster_file(const std::string& path) {
 
 ClusterSpec cluster_from_id_list(std::string_view comma_separated) {
   ClusterSpec spec;
-  spec.source = "--nodes";
+  spec.source = std::string(setting_name(Setting::node_list));
   for (std::string_view id : split(comma_separated, ',')) spec.nodes.push_back({std::string(id), {}, {}});
   return spec;
 }
@@ -152,13 +152,15 @@ ClusterSpec cluster_from_id_list(std::string_view comma_separated) {
 void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
   const auto items = split(comma_separated, ',');
   if (items.size() != spec.nodes.size())
-    throw InputError(fmt::format("--weights: {} weights for {} nodes (give exactly one per node)",
+    throw InputError(Setting::weight_list,
+                     fmt::format(": {} weights for {} nodes (give exactly one per node)",
                                  items.size(), spec.nodes.size()));
   for (std::size_t i = 0; i < items.size(); ++i) {
     auto w = parse_double(items[i]);
     if (!w)
-      throw InputError(fmt::format("--weights: weight {} of node \"{}\" is not a number: \"{}\"",
-                                   i + 1, spec.nodes[i].id, items[i]));
+      throw InputError(Setting::weight_list,
+                       fmt::format(": weight {} of node \"{}\" is not a number: \"{}\"", i + 1,
+                                   spec.nodes[i].id, items[i]));
     spec.nodes[i].weight = *w;
   }
 }

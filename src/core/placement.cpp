@@ -109,7 +109,7 @@ kernels::KernelPlan compile(const ClusterView& view, const PlaceOptions& options
 }  // namespace
 
 BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
-  reference::check_replicas(view, options.replicas, options.distinct_label, options.allow_partial);
+  validate_request(view, options);
   auto c = std::make_unique<Compiled>();
   c->view = &view;
   c->options = options;

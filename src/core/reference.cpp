@@ -53,23 +53,15 @@ std::uint32_t owner(const ClusterView& view, std::string_view key) {
   return best.node;
 }
 
-void check_replicas(const ClusterView& view, std::uint32_t r, std::string_view label,
-                    bool allow_partial) {
-  if (r < 1) throw InputError(fmt::format("--replicas must be at least 1, got {}", r));
-  if (r > view.size())
-    throw InputError(fmt::format("--replicas {} exceeds the {} node(s) of {}", r, view.size(),
-                                 view.source()));
-  if (label.empty() || allow_partial) return;
-  const std::uint32_t domains = view.domain_count(label);
-  if (domains < r)
-    throw InputError(fmt::format(
-        "--replicas {} with distinct \"{}\" needs {} failure domains, but {} has only {} "
-        "(use --partial to accept fewer)",
-        r, label, r, view.source(), domains));
+InputError too_few_domains(const ClusterView& view, std::uint32_t r, std::string_view label,
+                           std::uint32_t domains) {
+  return InputError(Setting::replica_count,
+                    fmt::format(" {} with distinct \"{}\" needs {} failure domains, but {} has "
+                                "only {} (ask for partial results to accept fewer)",
+                                r, label, r, view.source(), domains));
 }
 
 std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, std::uint32_t r) {
-  check_replicas(view, r, {}, false);
   std::vector<std::uint32_t> out;
   for (const PairScore& s : rank(view, key)) {
     if (out.size() == r) break;
@@ -80,7 +72,6 @@ std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, 
 
 DistinctReplicas top_r_distinct(const ClusterView& view, std::string_view key, std::uint32_t r,
                                 std::string_view label, bool allow_partial) {
-  check_replicas(view, r, label, allow_partial);
   const std::vector<std::uint32_t> domain = view.domains(label);
   DistinctReplicas out;
   std::vector<bool> taken(view.size(), false);
@@ -91,6 +82,8 @@ DistinctReplicas top_r_distinct(const ClusterView& view, std::string_view key, s
     out.nodes.push_back(s.node);
   }
   out.partial = out.nodes.size() < r;
+  if (out.partial && !allow_partial)
+    throw too_few_domains(view, r, label, static_cast<std::uint32_t>(out.nodes.size()));
   return out;
 }
 

@@ -17,7 +17,8 @@ namespace hrw {
 KeyFormat parse_key_format(std::string_view text) {
   if (text == "lines") return KeyFormat::lines;
   if (text == "csv") return KeyFormat::csv;
-  throw InputError(fmt::format("--keys-format: unknown format \"{}\" (expected lines or csv)", text));
+  throw InputError(Setting::key_format,
+                   fmt::format(": unknown format \"{}\" (expected lines or csv)", text));
 }
 
 KeyFormat key_format_for(std::string_view path) {

@@ -18,6 +18,7 @@ ClusterView ClusterOptions::load() const {
     throw InputError("no nodes: give --nodes ID,ID,... or --cluster FILE");
   ClusterSpec spec =
       cluster_file.empty() ? cluster_from_id_list(node_list) : load_cluster_file(cluster_file);
+  if (cluster_file.empty()) spec.source = "--nodes";  // messages name the flag, not "node list"
   if (seed) spec.seed = *seed;
   if (hash) spec.hash = parse_hash_mode(*hash, "--hash");
   if (weights) apply_weight_list(spec, *weights);

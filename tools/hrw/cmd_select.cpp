@@ -9,6 +9,7 @@
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
 
 namespace hrw::cli {
@@ -27,6 +28,11 @@ std::vector<std::uint32_t> chosen_replicas(const ClusterView& view, const Select
                                            bool& partial) {
   partial = false;
   if (a.replicas == 0) return {};
+  PlaceOptions request;
+  request.replicas = a.replicas;
+  request.distinct_label = a.distinct;
+  request.allow_partial = a.partial;
+  validate_request(view, request);
   if (a.distinct.empty()) return reference::top_r(view, a.key, a.replicas);
   auto d = reference::top_r_distinct(view, a.key, a.replicas, a.distinct, a.partial);
   partial = d.partial;

@@ -16,6 +16,33 @@
 
 namespace {
 
+// The flag that sets each library setting, for messages that name what the user typed.
+std::string_view flag_for(hrw::Setting setting) {
+  switch (setting) {
+    case hrw::Setting::replica_count: return "--replicas";
+    case hrw::Setting::distinct_label: return "--distinct";
+    case hrw::Setting::node_list: return "--nodes";
+    case hrw::Setting::weight_list: return "--weights";
+    case hrw::Setting::key_format: return "--keys-format";
+    case hrw::Setting::keys_file: return "--keys";
+    case hrw::Setting::virtual_nodes: return "--vnodes";
+    case hrw::Setting::maglev_size: return "--maglev-size";
+    case hrw::Setting::load_factor: return "--load-factor";
+    case hrw::Setting::none: break;
+  }
+  return {};
+}
+
+std::string cli_message(const hrw::InputError& e) {
+  const std::string_view flag = flag_for(e.setting());
+  if (flag.empty()) return e.what();
+  std::string text = std::string(flag) + e.detail();
+  // The library's hint names the concept; the CLI names the flag that asks for it.
+  const std::string hint = "ask for partial results";
+  if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "use --partial");
+  return text;
+}
+
 // "hrw --version": the version, then the SIMD targets this binary can use here.
 std::string version_text() {
   std::string targets;
@@ -74,7 +101,7 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return run();
     return 2;
   } catch (const hrw::InputError& e) {
-    fmt::print(stderr, "hrw: {}\n", e.what());
+    fmt::print(stderr, "hrw: {}\n", cli_message(e));
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "hrw: internal error: {}\n", e.what());

@@ -27,7 +27,7 @@ void HashRing::build(const NodeList& nodes, std::uint32_t vnodes, bool use_weigh
     if (total > kMaxTokens)
       throw InputError(fmt::format(
           "{}: the ring would need more than {} tokens ({} vnodes per unit of weight); "
-          "lower --vnodes or scale the weights down",
+          "lower the virtual node count or scale the weights down",
           nodes.source, kMaxTokens, vnodes));
     counts[n] = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(wanted)));
   }

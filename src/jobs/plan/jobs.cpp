@@ -15,7 +15,7 @@ namespace {
 KeyFormat format_of(const KeyInput& in) { return in.format.value_or(key_format_for(in.path)); }
 
 void check_request(const ClusterView& view, const PlaceOptions& o) {
-  reference::check_replicas(view, o.replicas, o.distinct_label, o.allow_partial);
+  validate_request(view, o);
 }
 
 }  // namespace

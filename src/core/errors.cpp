@@ -1,0 +1,26 @@
+#include "hrw/errors.hpp"
+
+namespace hrw {
+
+std::string_view setting_name(Setting setting) {
+  switch (setting) {
+    case Setting::none: return "";
+    case Setting::replica_count: return "replica count";
+    case Setting::distinct_label: return "distinct label";
+    case Setting::node_list: return "node list";
+    case Setting::weight_list: return "weight list";
+    case Setting::key_format: return "key format";
+    case Setting::keys_file: return "keys file";
+    case Setting::virtual_nodes: return "virtual node count";
+    case Setting::maglev_size: return "Maglev table size";
+    case Setting::load_factor: return "load factor";
+  }
+  return "";
+}
+
+InputError::InputError(Setting setting, std::string detail)
+    : std::runtime_error(std::string(setting_name(setting)) + detail),
+      setting_(setting),
+      detail_(std::move(detail)) {}
+
+}  // namespace hrw
