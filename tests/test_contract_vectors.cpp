@@ -1,10 +1,13 @@
-// Exact vectors for the contract: published FNV-1a values, fmix32, and hand-checked
-// rankings (computed independently, with Python integers, from the contract's formulas).
+// Exact vectors for the contract: published FNV-1a values, fmix32, and the rankings and
+// replica sets of docs/contract-vectors.json.
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/hash.hpp"
 #include "hrw/reference.hpp"
@@ -13,16 +16,9 @@ using namespace hrw;
 
 namespace {
 
-ClusterView view_of(std::vector<std::string> ids, std::string seed = "",
-                    HashMode hash = HashMode::fnv1a_fmix, std::vector<double> weights = {}) {
+ClusterView view_of(std::vector<std::string> ids) {
   ClusterSpec spec;
-  spec.seed = std::move(seed);
-  spec.hash = hash;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    NodeSpec n{ids[i], {}, {}};
-    if (!weights.empty()) n.weight = weights[i];
-    spec.nodes.push_back(std::move(n));
-  }
+  for (auto& id : ids) spec.nodes.push_back({std::move(id), {}, {}});
   return ClusterView(std::move(spec));
 }
 
@@ -63,41 +59,47 @@ TEST_CASE("fmix32 vectors", "[contract][hash]") {
   STATIC_REQUIRE(fmix32(0xFFFFFFFFu) == 0x81F16F39u);
 }
 
-TEST_CASE("hand-checked rankings, unweighted", "[contract][ranking]") {
-  const std::vector<std::string> ids{"node-1", "node-2", "node-3", "node-4"};
-  check_ranking(view_of(ids), "user:42",
-                {{"node-4", 2501216775u, 3013550908u, 3013550908.0},
-                 {"node-3", 2450883918u, 2264777988u, 2264777988.0},
-                 {"node-1", 2417328680u, 1038041658u, 1038041658.0},
-                 {"node-2", 2467661537u, 948476757u, 948476757.0}});
-  check_ranking(view_of(ids, "", HashMode::fnv1a), "user:42",
-                {{"node-4", 2501216775u, 2501216775u, 2501216775.0},
-                 {"node-2", 2467661537u, 2467661537u, 2467661537.0},
-                 {"node-3", 2450883918u, 2450883918u, 2450883918.0},
-                 {"node-1", 2417328680u, 2417328680u, 2417328680.0}});
-  check_ranking(view_of(ids, "eu-prod"), "user:42",
-                {{"node-4", 4089567105u, 3729419939u, 3729419939.0},
-                 {"node-2", 4123122343u, 3672076967u, 3672076967.0},
-                 {"node-3", 4106344724u, 1602765982u, 1602765982.0},
-                 {"node-1", 4139899962u, 1549896668u, 1549896668.0}});
-  check_ranking(view_of({"c", "a", "b"}), "",
-                {{"b", 3876335077u, 2193908274u, 2193908274.0},
-                 {"c", 3859557458u, 1185767313u, 1185767313.0},
-                 {"a", 3826002220u, 444641715u, 444641715.0}});
-}
-
-TEST_CASE("hand-checked rankings, weighted", "[contract][ranking][weighted]") {
-  const std::vector<std::string> ids{"cache-a", "cache-b", "cache-c", "cache-d"};
-  check_ranking(view_of(ids, "", HashMode::fnv1a_fmix, {1, 2, 3, 4}), "k7",
-                {{"cache-d", 508540210u, 3906118675u, 0.976554292146522},
-                 {"cache-c", 424652115u, 3307116864u, 0.9165649107183786},
-                 {"cache-b", 407874496u, 686617038u, 0.39983182356346286},
-                 {"cache-a", 458207353u, 30091052u, 0.007006119238212705}});
-  check_ranking(view_of(ids, "", HashMode::fnv1a, {1, 2, 3, 4}), "k8",
-                {{"cache-d", 3113393133u, 3113393133u, 0.9227170073469348},
-                 {"cache-c", 2995949800u, 2995949800u, 0.8868664453649725},
-                 {"cache-b", 3012727419u, 3012727419u, 0.8375292617886625},
-                 {"cache-a", 3029505038u, 3029505038u, 0.7053616081830114}});
+// docs/contract-vectors.json: the vectors as data (tools/make-contract-vectors.py computes
+// them with Python integers from the contract's formulas, independently of this code).
+TEST_CASE("contract vectors file: rankings and replicas", "[contract][ranking]") {
+  const std::string text = hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json");
+  const auto doc = nlohmann::json::parse(text);
+  REQUIRE(doc["vectors"].size() >= 8);
+  for (const auto& v : doc["vectors"]) {
+    INFO("vector " << v["name"].get<std::string>());
+    ClusterSpec spec;
+    spec.seed = v["seed"].get<std::string>();
+    spec.hash = parse_hash_mode(v["hash"].get<std::string>());
+    for (const auto& n : v["nodes"]) {
+      NodeSpec node{n["id"].get<std::string>(), {}, {}};
+      for (const auto& [field, value] : n.items()) {
+        if (field == "weight") node.weight = value.get<double>();
+        else if (field != "id") node.labels.emplace_back(field, value.get<std::string>());
+      }
+      spec.nodes.push_back(std::move(node));
+    }
+    const ClusterView view(std::move(spec));
+    const std::string key = v["key"].get<std::string>();
+    std::vector<Row> want;
+    for (const auto& row : v["ranking"])
+      want.push_back({row["node"].get<std::string>(), row["fnv"].get<std::uint32_t>(),
+                      row["r"].get<std::uint32_t>(), row["score"].get<double>()});
+    check_ranking(view, key, want);
+    for (const auto& req : v["replicas"]) {
+      const auto r = req["r"].get<std::uint32_t>();
+      std::vector<std::string> got;
+      bool partial = false;
+      if (req["distinct"].is_null()) {
+        for (std::uint32_t n : reference::top_r(view, key, r)) got.push_back(view.node(n).id);
+      } else {
+        const auto d = reference::top_r_distinct(view, key, r, req["distinct"].get<std::string>(), true);
+        for (std::uint32_t n : d.nodes) got.push_back(view.node(n).id);
+        partial = d.partial;
+      }
+      CHECK(got == req["nodes"].get<std::vector<std::string>>());
+      CHECK(partial == req["partial"].get<bool>());
+    }
+  }
 }
 
 TEST_CASE("tie rule: equal scores rank the bytewise-smaller id first", "[contract][ties]") {
