@@ -1,6 +1,7 @@
 // The cluster view of the contract (§1): seed, hash mode, version and nodes, validated once.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,8 @@ struct ClusterSpec {
   HashMode hash = HashMode::fnv1a_fmix;
   std::int64_t version = 0;
   std::vector<NodeSpec> nodes;
+  // Contract §6: the labels of a hierarchical view, top level first; nullopt: flat.
+  std::optional<std::vector<std::string>> hierarchy;
 };
 
 // Parses the cluster JSON of the README. Malformed JSON is reported with line and column;
@@ -53,6 +56,8 @@ struct Node {
 
 inline constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
+class Hierarchy;
+
 // A validated, immutable view. Nodes are stored sorted by id in memcmp order, so a node's
 // index order is the tie order of the contract and results never depend on input order.
 class ClusterView {
@@ -70,9 +75,13 @@ class ClusterView {
   std::optional<std::uint32_t> find(std::string_view id) const;
   // FNV-1a state after the seed bytes: every key continues from here.
   std::uint32_t seed_state() const { return seed_state_; }
+  // The buckets of a hierarchical view (contract §6); nullptr for a flat view.
+  const Hierarchy* hierarchy() const { return hierarchy_.get(); }
 
   // Failure-domain number of every node for "distinct LABEL": equal values share a number,
-  // a node without the label gets a number of its own. Numbers are dense from 0.
+  // a node without the label gets a number of its own. Numbers are dense from 0. In a
+  // hierarchical view a hierarchy label's domains are its buckets, the tuples (v0, …, vj):
+  // racks named alike in two zones are two domains.
   std::vector<std::uint32_t> domains(std::string_view label) const;
   std::uint32_t domain_count(std::string_view label) const;
   // Sum of weights (node count when unweighted) and each node's target share w_i / sum.
@@ -80,6 +89,8 @@ class ClusterView {
   double share(std::uint32_t index) const;
 
  private:
+  void build_hierarchy(std::vector<std::string> labels);
+
   std::string source_;
   std::string seed_;
   HashMode hash_;
@@ -87,6 +98,7 @@ class ClusterView {
   bool weighted_ = false;
   std::vector<Node> nodes_;
   std::uint32_t seed_state_;
+  std::shared_ptr<const Hierarchy> hierarchy_;
 };
 
 // Shares of nodes by id: (id, w_i / sum w).

@@ -23,7 +23,24 @@ PairScore score_pair(const ClusterView& view, std::string_view key, std::uint32_
 // True when a ranks before b: higher rank key, ties to the memcmp-smaller id.
 bool ranks_before(const ClusterView& view, const PairScore& a, const PairScore& b);
 
-// Every node, best first.
+// Contract §6, a bucket of a hierarchical view: h = FNV1a32(seed ‖ key ‖ name), r per the
+// hash mode, rank key det::ln(u) / W always (W = the bucket's weight), score u^(1/W).
+struct BucketScore {
+  std::size_t level = 0;
+  std::uint32_t bucket = 0;  // index in Hierarchy::level(level)
+  std::uint32_t fnv = 0;
+  std::uint32_t r = 0;
+  double rank_key = 0;
+  double score = 0;
+};
+BucketScore score_bucket(const ClusterView& view, std::string_view key, std::size_t level,
+                         std::uint32_t bucket);
+// Higher rank key first; ties to the memcmp-smaller name.
+bool bucket_ranks_before(const ClusterView& view, const BucketScore& a, const BucketScore& b);
+// The owner's path in a hierarchical view: the chosen bucket of every level, top first.
+std::vector<BucketScore> owner_path(const ClusterView& view, std::string_view key);
+
+// Every node, best first (for a hierarchical view: the tree ranking of §6, depth first).
 std::vector<PairScore> rank(const ClusterView& view, std::string_view key);
 std::uint32_t owner(const ClusterView& view, std::string_view key);
 // The first R of the ranking (fewer when R exceeds the node count). The reference computes

@@ -14,6 +14,7 @@
 
 #include "hrw/errors.hpp"
 #include "hrw/hash.hpp"
+#include "hrw/hierarchy.hpp"
 #include "text_util.hpp"
 
 namespace hrw {
@@ -121,6 +122,16 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
       if (!value.is_string())
         throw InputError(fmt::format("{}: \"hash\" must be a string", source));
       spec.hash = parse_hash_mode(value.get<std::string>(), source + ": \"hash\"");
+    } else if (name == "hierarchy") {
+      if (!value.is_array())
+        throw InputError(fmt::format("{}: \"hierarchy\" must be an array of label names", source));
+      spec.hierarchy.emplace();
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (!value[i].is_string())
+          throw InputError(fmt::format("{}: hierarchy[{}] must be a label name (a string), got {}",
+                                       source, i, value[i].type_name()));
+        spec.hierarchy->push_back(value[i].get<std::string>());
+      }
     } else if (name == "nodes") {
       if (!value.is_array())
         throw InputError(fmt::format("{}: \"nodes\" must be an array", source));
@@ -129,7 +140,7 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
     } else {
       // Typos ("seeds", "hash_mode") must not silently change placement.
       throw InputError(fmt::format(
-          "{}: unknown top-level field \"{}\" (allowed: version, seed, hash, nodes)", source,
+          "{}: unknown top-level field \"{}\" (allowed: version, seed, hash, hierarchy, nodes)", source,
           name));
     }
   }
@@ -198,6 +209,36 @@ ClusterView::ClusterView(ClusterSpec spec)
     if (nodes_[i].id == nodes_[i - 1].id)
       throw InputError(fmt::format("{}: duplicate node id \"{}\"", source_, nodes_[i].id));
   seed_state_ = fnv1a32_continue(kFnvOffsetBasis, seed_);
+  if (spec.hierarchy) build_hierarchy(std::move(*spec.hierarchy));
+}
+
+void ClusterView::build_hierarchy(std::vector<std::string> labels) {
+  if (labels.empty())
+    throw InputError(fmt::format("{}: the hierarchy is empty (name at least one label, top "
+                                 "level first, or leave it out for a flat view)",
+                                 source_));
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight")
+      throw InputError(fmt::format("{}: hierarchy level {} \"{}\" is not a label name", source_,
+                                   j + 1, labels[j]));
+    for (std::size_t k = 0; k < j; ++k)
+      if (labels[k] == labels[j])
+        throw InputError(fmt::format("{}: hierarchy label \"{}\" is repeated (levels {} and {})",
+                                     source_, labels[j], k + 1, j + 1));
+  }
+  std::vector<std::vector<std::string_view>> values(nodes_.size());
+  std::vector<double> weights(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    for (const std::string& label : labels) {
+      const auto v = nodes_[i].label(label);
+      if (!v)
+        throw InputError(fmt::format("{}: node \"{}\" lacks hierarchy label \"{}\"", source_,
+                                     nodes_[i].id, label));
+      values[i].push_back(*v);
+    }
+    weights[i] = nodes_[i].weight;
+  }
+  hierarchy_ = std::make_shared<const Hierarchy>(std::move(labels), values, weights);
 }
 
 std::optional<std::uint32_t> ClusterView::find(std::string_view id) const {
@@ -208,6 +249,8 @@ std::optional<std::uint32_t> ClusterView::find(std::string_view id) const {
 }
 
 std::vector<std::uint32_t> ClusterView::domains(std::string_view label) const {
+  if (hierarchy_)
+    if (auto level = hierarchy_->level_of(label)) return hierarchy_->buckets_of_level(*level);
   std::map<std::string_view, std::uint32_t> numbers;
   std::vector<std::uint32_t> out(nodes_.size());
   std::uint32_t next = 0;

@@ -115,8 +115,8 @@ BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
   c->options = options;
   c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
                                                    : view.domain_count(options.distinct_label);
-  c->use_reference =
-      options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas;
+  c->use_reference = options.engine == Engine::reference ||
+                     options.replicas > kernels::kMaxKernelReplicas || view.hierarchy();
   if (!c->use_reference) c->plan = compile(view, options, c->domain_count);
   compiled_ = std::move(c);
 }
