@@ -10,6 +10,7 @@
 #include "cli_runner.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/hash.hpp"
+#include "hrw/hierarchy.hpp"
 #include "hrw/reference.hpp"
 
 using namespace hrw;
@@ -64,12 +65,13 @@ TEST_CASE("fmix32 vectors", "[contract][hash]") {
 TEST_CASE("contract vectors file: rankings and replicas", "[contract][ranking]") {
   const std::string text = hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json");
   const auto doc = nlohmann::json::parse(text);
-  REQUIRE(doc["vectors"].size() >= 8);
+  REQUIRE(doc["vectors"].size() >= 11);
   for (const auto& v : doc["vectors"]) {
     INFO("vector " << v["name"].get<std::string>());
     ClusterSpec spec;
     spec.seed = v["seed"].get<std::string>();
     spec.hash = parse_hash_mode(v["hash"].get<std::string>());
+    if (v.contains("hierarchy")) spec.hierarchy = v["hierarchy"].get<std::vector<std::string>>();
     for (const auto& n : v["nodes"]) {
       NodeSpec node{n["id"].get<std::string>(), {}, {}};
       for (const auto& [field, value] : n.items()) {
@@ -85,6 +87,18 @@ TEST_CASE("contract vectors file: rankings and replicas", "[contract][ranking]")
       want.push_back({row["node"].get<std::string>(), row["fnv"].get<std::uint32_t>(),
                       row["r"].get<std::uint32_t>(), row["score"].get<double>()});
     check_ranking(view, key, want);
+    if (v.contains("path")) {
+      const auto path = reference::owner_path(view, key);
+      REQUIRE(path.size() == v["path"].size());
+      for (std::size_t j = 0; j < path.size(); ++j) {
+        const auto& p = v["path"][j];
+        CHECK(view.hierarchy()->labels()[j] == p["level"].get<std::string>());
+        CHECK(view.hierarchy()->level(j)[path[j].bucket].name == p["bucket"].get<std::string>());
+        CHECK(path[j].fnv == p["fnv"].get<std::uint32_t>());
+        CHECK(path[j].r == p["r"].get<std::uint32_t>());
+        CHECK(path[j].score == Approx(p["score"].get<double>()).epsilon(1e-15));
+      }
+    }
     for (const auto& req : v["replicas"]) {
       const auto r = req["r"].get<std::uint32_t>();
       std::vector<std::string> got;

@@ -53,8 +53,58 @@ def rank(seed: bytes, key: bytes, hash_mode: str, nodes):
     return [{"node": t[1], "fnv": t[2], "r": t[3], "score": t[4]} for t in rows]
 
 
-def replicas(ranking, nodes, r, distinct):
+def check_gaps(keys_and_names):
+    for (a, an), (b, bn) in zip(keys_and_names, keys_and_names[1:]):
+        if a != b and abs(a - b) < 1e-9 * abs(a):
+            raise SystemExit(f"order of {an} and {bn} hinges on the last bits")
+
+
+def rank_tree(seed, key, hash_mode, nodes, hierarchy):
+    """Contract §6: buckets by det-free ln(u)/W (checked for gaps), depth first."""
+    weighted = any("weight" in n for n in nodes)
+
+    def bucket_rows(level, members):
+        groups = {}
+        for n in members:
+            name = "/".join(f"{l}={n[l]}" for l in hierarchy[: level + 1])
+            groups.setdefault(name, []).append(n)
+        rows = []
+        for name, group in groups.items():
+            # W: the sum in memcmp order of the ids (Python floats are binary64).
+            w = 0.0
+            for n in sorted(group, key=lambda n: n["id"].encode()):
+                w += n.get("weight", 1.0)
+            fnv = fnv1a32(seed + key + name.encode())
+            r = fmix32(fnv) if hash_mode == "fnv1a-fmix" else fnv
+            u = (r + 1) / 2**32
+            rows.append((math.log(u) / w, name, group, fnv, r, u ** (1 / w)))
+        rows.sort(key=lambda t: (-t[0], t[1].encode()))
+        check_gaps([(t[0], t[1]) for t in rows])
+        return rows
+
+    def walk(level, members, path):
+        out = []
+        for t in bucket_rows(level, members):
+            entry = {"level": hierarchy[level], "bucket": t[1], "fnv": t[3], "r": t[4], "score": t[5]}
+            if level + 1 == len(hierarchy):
+                sub = [dict(n) for n in t[2]]
+                if weighted:
+                    for n in sub:
+                        n.setdefault("weight", 1.0)
+                out.append((path + [entry], rank(seed, key, hash_mode, sub)))
+            else:
+                out.extend(walk(level + 1, t[2], path + [entry]))
+        return out
+
+    leaves = walk(0, nodes, [])
+    return leaves[0][0], [row for _, rows in leaves for row in rows]
+
+
+def replicas(ranking, nodes, r, distinct, hierarchy=None):
     label_of = {n["id"]: n.get(distinct) for n in nodes} if distinct else {}
+    if hierarchy and distinct:
+        depth = hierarchy.index(distinct) + 1
+        label_of = {n["id"]: tuple(n[l] for l in hierarchy[:depth]) for n in nodes}
     taken, out = set(), []
     for row in ranking:
         if len(out) == r:
@@ -69,14 +119,21 @@ def replicas(ranking, nodes, r, distinct):
     return {"r": r, "distinct": distinct, "nodes": out, "partial": len(out) < r}
 
 
-def vector(name, key, nodes, seed="", hash_mode="fnv1a-fmix", replica_requests=()):
+def vector(name, key, nodes, seed="", hash_mode="fnv1a-fmix", replica_requests=(),
+           hierarchy=None):
     k, s = key.encode(), seed.encode()
-    ranking = rank(s, k, hash_mode, nodes)
-    return {
-        "name": name, "key": key, "seed": seed, "hash": hash_mode, "nodes": nodes,
-        "ranking": ranking,
-        "replicas": [replicas(ranking, nodes, r, d) for r, d in replica_requests],
-    }
+    out = {"name": name, "key": key, "seed": seed, "hash": hash_mode}
+    if hierarchy:
+        path, ranking = rank_tree(s, k, hash_mode, nodes, hierarchy)
+        out["hierarchy"] = hierarchy
+    else:
+        path, ranking = None, rank(s, k, hash_mode, nodes)
+    out["nodes"] = nodes
+    if path:
+        out["path"] = path
+    out["ranking"] = ranking
+    out["replicas"] = [replicas(ranking, nodes, r, d, hierarchy) for r, d in replica_requests]
+    return out
 
 
 def ids(*names):
@@ -86,6 +143,11 @@ def ids(*names):
 ZONED = [{"id": "node-1", "zone": "a"}, {"id": "node-2", "zone": "a"},
          {"id": "node-3", "zone": "b"}, {"id": "node-4", "zone": "b"},
          {"id": "node-5", "zone": "c"}, {"id": "node-6"}]
+# Racks named alike (r1) in two zones are two buckets; one rack holds a single node.
+TREE = [{"id": "n1", "zone": "eu-1a", "rack": "r1"}, {"id": "n2", "zone": "eu-1a", "rack": "r1"},
+        {"id": "n3", "zone": "eu-1a", "rack": "r2"}, {"id": "n4", "zone": "eu-1b", "rack": "r1"},
+        {"id": "n5", "zone": "eu-1b", "rack": "r1"}, {"id": "n6", "zone": "eu-1b", "rack": "r3"},
+        {"id": "n7", "zone": "us-1", "rack": "r1"}, {"id": "n8", "zone": "us-1", "rack": "r1"}]
 CACHES = [{"id": f"cache-{c}", "weight": float(w)} for c, w in zip("abcd", (1, 2, 3, 4))]
 
 vectors = [
@@ -102,10 +164,19 @@ vectors = [
     vector("distinct zone, weighted", "session:xyz",
            [dict(n, weight=w) for n, w in zip(ZONED, (1.0, 3.0, 0.5, 2.0, 1.0, 1.5))],
            seed="s1", replica_requests=[(2, "zone"), (4, "zone")]),
+    vector("hierarchy zone/rack, unweighted", "user:42", TREE, hierarchy=["zone", "rack"],
+           replica_requests=[(3, None), (2, "zone"), (3, "rack")]),
+    vector("hierarchy zone/rack, weighted, raw fnv1a", "order:7",
+           [dict(n, weight=w) for n, w in zip(TREE, (1.0, 2.0, 0.5, 4.0, 1.0, 1.0, 3.0, 0.25))],
+           hash_mode="fnv1a", seed="prod", hierarchy=["zone", "rack"],
+           replica_requests=[(2, "zone"), (4, "rack"), (4, "zone")]),
+    vector("hierarchy, one level, values with / and =", "k/=", [
+        {"id": "a", "dc": "x/y"}, {"id": "b", "dc": "x/y"}, {"id": "c", "dc": "k=v"},
+        {"id": "d", "dc": "="}], hierarchy=["dc"], replica_requests=[(3, "dc")]),
 ]
 
 doc = {
-    "contract": "docs/placement-contract.md, v2 (sections 2 and 3)",
+    "contract": "docs/placement-contract.md, v2 (sections 2, 3 and 6)",
     "generator": "tools/make-contract-vectors.py",
     "fields": {
         "key, seed": "UTF-8 strings; their bytes are hashed",
@@ -113,7 +184,9 @@ doc = {
         "ranking": "every node, best first: fnv = FNV1a32(seed|key|id), r (after fmix32 or not), "
                    "score (r unweighted; u^(1/w) weighted, u = (r+1)/2^32; compare with 1e-15 relative)",
         "replicas": "top-R requests: r, distinct (label or null), the accepted nodes in order, "
-                    "partial (fewer domains than r)",
+                    "partial (fewer domains than r); with a hierarchy a label's domains are its buckets",
+        "hierarchy, path": "section 6: the hierarchy labels, top first; path: the owner's bucket at "
+                           "each level (name, fnv, r, score u^(1/W)); ranking: the tree ranking",
     },
     "vectors": vectors,
 }
