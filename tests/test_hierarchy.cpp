@@ -7,6 +7,9 @@
 #include <random>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
 #include "hrw/det_math.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/hash.hpp"
@@ -186,4 +189,48 @@ TEST_CASE("shares telescope: node i gets w_i / sum w of the keys", "[hierarchy][
     chi2 += (count[i] - expected) * (count[i] - expected) / expected;
   }
   CHECK(chi2 < 20.5);  // 5 degrees of freedom: p = 0.001
+}
+
+TEST_CASE("hrw select shows the path; --hierarchy overrides the file; refusals exit 2",
+          "[hierarchy][cli]") {
+  using hrw::test::run_hrw;
+  hrw::test::TempDir dir;
+  const std::string file = dir.write("tree.json", R"({"version": 3, "hierarchy": ["zone", "rack"], "nodes": [
+    {"id": "n1", "zone": "eu-1a", "rack": "r1"}, {"id": "n2", "zone": "eu-1a", "rack": "r1"},
+    {"id": "n3", "zone": "eu-1a", "rack": "r2"}, {"id": "n4", "zone": "eu-1b", "rack": "r1"},
+    {"id": "n5", "zone": "eu-1b", "rack": "r3", "weight": 2}]})");
+  const ClusterView view(load_cluster_file(file));
+  for (const std::string key : {"user:1", "user:2", "", "k,\n"}) {
+    auto res = run_hrw({"select", key, "--cluster", file, "--format", "json"});
+    REQUIRE(res.exit_code == 0);
+    const auto j = nlohmann::json::parse(res.out);
+    const auto path = reference::owner_path(view, key);
+    REQUIRE(j["path"].size() == 2);
+    for (std::size_t l = 0; l < 2; ++l) {
+      CHECK(j["path"][l]["level"] == view.hierarchy()->labels()[l]);
+      CHECK(j["path"][l]["bucket"] == view.hierarchy()->level(l)[path[l].bucket].name);
+      CHECK(j["path"][l]["score"].get<double>() == path[l].score);
+    }
+    CHECK(j["owner"] == view.node(reference::owner(view, key)).id);
+  }
+  auto res = run_hrw({"select", "user:1", "--cluster", file});
+  REQUIRE(res.exit_code == 0);
+  CHECK_THAT(res.out, Contains("level 1 \"zone\"") && Contains("level 2 \"rack\""));
+  // Flattened from the command line: no path, the flat owner.
+  res = run_hrw({"select", "user:1", "--cluster", file, "--hierarchy", "zone", "--format", "json"});
+  REQUIRE(res.exit_code == 0);
+  CHECK(nlohmann::json::parse(res.out)["path"].size() == 1);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--hierarchy", ""}, "the hierarchy is empty"},
+           {{"--hierarchy", "zone,zone"}, "hierarchy label \"zone\" is repeated"},
+           {{"--hierarchy", "zone,host"}, "node \"n1\" lacks hierarchy label \"host\""},
+           {{"--replicas", "2", "--distinct", "host"}, "--distinct \"host\" is not a level"}}) {
+    std::vector<std::string> argv{"select", "k", "--cluster", file};
+    argv.insert(argv.end(), args.begin(), args.end());
+    res = run_hrw(argv);
+    INFO(res.err);
+    CHECK(res.exit_code == 2);
+    CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+    CHECK_THAT(res.err, Contains(message));
+  }
 }

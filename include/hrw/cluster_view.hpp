@@ -43,6 +43,9 @@ ClusterSpec load_cluster_file(const std::string& path);
 ClusterSpec cluster_from_id_list(std::string_view comma_separated);
 // "1,2.5,3" as given to --weights; the count must equal the node count.
 void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated);
+// "zone,rack" as given to --hierarchy: replaces the spec's hierarchy ("" gives an empty
+// list, which the view refuses).
+void apply_hierarchy_list(ClusterSpec& spec, std::string_view comma_separated);
 
 struct Node {
   std::string id;

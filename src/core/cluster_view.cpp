@@ -176,6 +176,12 @@ void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
   }
 }
 
+void apply_hierarchy_list(ClusterSpec& spec, std::string_view comma_separated) {
+  spec.hierarchy.emplace();
+  if (comma_separated.empty()) return;
+  for (std::string_view label : split(comma_separated, ',')) spec.hierarchy->emplace_back(label);
+}
+
 std::optional<std::string_view> Node::label(std::string_view name) const {
   for (auto& [key, value] : labels)
     if (key == name) return std::string_view(value);

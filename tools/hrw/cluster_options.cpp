@@ -11,6 +11,8 @@ void add_cluster_options(CLI::App& sub, ClusterOptions& o) {
   sub.add_option("--seed", o.seed, "Cluster seed (overrides the file's)");
   sub.add_option("--hash", o.hash, "fnv1a-fmix (default) or fnv1a (overrides the file's)");
   sub.add_option("--weights", o.weights, "Comma-separated weights, one per node, in order");
+  sub.add_option("--hierarchy", o.hierarchy,
+                 "Comma-separated hierarchy labels, top level first (overrides the file's)");
 }
 
 ClusterView ClusterOptions::load() const {
@@ -22,6 +24,7 @@ ClusterView ClusterOptions::load() const {
   if (seed) spec.seed = *seed;
   if (hash) spec.hash = parse_hash_mode(*hash, "--hash");
   if (weights) apply_weight_list(spec, *weights);
+  if (hierarchy) apply_hierarchy_list(spec, *hierarchy);
   return ClusterView(std::move(spec));
 }
 

@@ -16,6 +16,7 @@ struct ClusterOptions {
   std::optional<std::string> seed;
   std::optional<std::string> hash;
   std::optional<std::string> weights;
+  std::optional<std::string> hierarchy;
 
   // Reads, applies overrides, validates once. Throws InputError on any bad input.
   ClusterView load() const;

@@ -9,6 +9,7 @@
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/hierarchy.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
 
@@ -54,6 +55,15 @@ int print_json(const ClusterView& view, const SelectArgs& a,
     for (auto n : replicas) out["replicas"].push_back(view.node(n).id);
   }
   out["partial"] = partial;
+  if (const Hierarchy* h = view.hierarchy()) {
+    out["hierarchy"] = h->labels();
+    auto& path = out["path"] = nlohmann::ordered_json::array();
+    for (const auto& step : reference::owner_path(view, a.key)) {
+      const Bucket& b = h->level(step.level)[step.bucket];
+      path.push_back({{"level", h->labels()[step.level]}, {"bucket", b.name}, {"fnv", step.fnv},
+                      {"r", step.r}, {"weight", b.weight}, {"score", step.score}});
+    }
+  }
   auto& scores = out["scores"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < ranking.size(); ++i) {
     const auto& s = ranking[i];
@@ -75,11 +85,36 @@ int print_json(const ClusterView& view, const SelectArgs& a,
   return 0;
 }
 
+// Hierarchical views: at each level, the buckets under the chosen parent by score, the
+// chosen one starred; then the nodes of the chosen last-level bucket lead the ranking.
+void print_path(const ClusterView& view, std::string_view key) {
+  const Hierarchy* h = view.hierarchy();
+  if (!h) return;
+  std::vector<std::uint32_t> candidates(h->level(0).size());
+  for (std::uint32_t i = 0; i < candidates.size(); ++i) candidates[i] = i;
+  const auto path = reference::owner_path(view, key);
+  for (std::size_t j = 0; j < h->depth(); ++j) {
+    std::vector<reference::BucketScore> scored;
+    for (std::uint32_t b : candidates) scored.push_back(reference::score_bucket(view, key, j, b));
+    std::sort(scored.begin(), scored.end(), [&](const auto& x, const auto& y) {
+      return reference::bucket_ranks_before(view, x, y);
+    });
+    fmt::print("  level {} \"{}\": bucket, weight W, score u^(1/W)\n", j + 1, h->labels()[j]);
+    for (const auto& s : scored) {
+      const Bucket& b = h->level(j)[s.bucket];
+      fmt::print("  {} {}  {}  {:.17g}\n", s.bucket == path[j].bucket ? "*" : " ", b.name,
+                 b.weight, s.score);
+    }
+    candidates = h->level(j)[path[j].bucket].children;
+  }
+}
+
 int print_table(const ClusterView& view, const SelectArgs& a,
                 const std::vector<reference::PairScore>& ranking,
                 const std::vector<std::uint32_t>& replicas, bool partial) {
   fmt::print("key \"{}\"  seed \"{}\"  hash {}  version {}  {}\n", a.key, view.seed(),
              to_string(view.hash()), view.version(), view.weighted() ? "weighted" : "unweighted");
+  print_path(view, a.key);
   std::size_t width = 4;
   for (auto& n : view.nodes()) width = std::max(width, n.id.size());
   if (view.weighted())
