@@ -18,6 +18,7 @@
 #include "hrw/placement.hpp"
 #include "hrw/targets.hpp"
 #include "mix64.hpp"
+#include "kernel_plan.hpp"
 #include "node_trie.hpp"
 #include "workload.hpp"
 
@@ -137,16 +138,7 @@ void run_kernel(benchmark::State& st, const Case& c) {
     force_target(0);
     return;
   }
-  kernels::KernelPlan plan;
-  std::vector<std::string_view> ids;
-  for (const Node& node : v.nodes()) ids.push_back(node.id);
-  plan.program = kernels::build_trie_program(ids);
-  plan.nodes = n;
-  plan.fmix = v.hash() == HashMode::fnv1a_fmix;
-  plan.weighted = v.weighted();
-  if (plan.weighted)
-    for (const Node& node : v.nodes()) plan.weights.push_back(node.weight);
-  plan.select = 1;
+  const kernels::KernelPlan plan = kernels::compile_plan({&v}, PlaceOptions{});
   std::vector<std::uint32_t> states(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
     states[i] = fnv1a32_continue(v.seed_state(), batch[i]);
@@ -156,7 +148,7 @@ void run_kernel(benchmark::State& st, const Case& c) {
   auto run = [&] {
     for (std::size_t lo = 0; lo < batch.size(); lo += kChunk) {
       const std::size_t hi = std::min(batch.size(), lo + kChunk);
-      kernels::run_batch(plan, states.data() + lo, hi - lo, out.data() + lo, nullptr, 1);
+      kernels::run_batch(plan, states.data() + lo, hi - lo, {out.data() + lo, nullptr, 1});
     }
   };
   run();
