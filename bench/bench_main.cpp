@@ -118,6 +118,7 @@ void run_place(benchmark::State& st, const Case& c) {
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(batch.size()) * n);
   st.counters["keys"] = static_cast<double>(batch.size());
+  st.counters["keys_per_iteration"] = static_cast<double>(batch.size());
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
   if (c.kind == Kind::simd) {
     st.counters["lane_muls_per_pair"] = lane_muls_per_pair(v);
@@ -165,6 +166,56 @@ void run_kernel(benchmark::State& st, const Case& c) {
   force_target(0);
 }
 
+// hrw plan's placement step: the keys placed in a 100-node and a 101-node view (one node
+// added) by PairPlacer, one walk of the 101-id union trie per key. Compare keys/s with
+// place/.../101 (one view of the same 101 ids).
+constexpr std::uint32_t kPlanFrom = 100, kPlanTo = 101;
+
+void run_plan(benchmark::State& st, const Case& c) {
+  const ClusterView& a = view(kPlanFrom, c.ids, c.weighted, c.hash);
+  const ClusterView& b = view(kPlanTo, c.ids, c.weighted, c.hash);
+  const KeyBatch& batch = keys(c.keys);
+  force_target(c.target_bits);
+  if (active_target().bits != c.target_bits) {
+    st.SkipWithError("force_target did not take");
+    force_target(0);
+    return;
+  }
+  PlaceOptions opt;
+  opt.replicas = c.replicas;
+  opt.threads = c.threads;
+  const PairPlacer pair(a, b, opt);
+  if (!pair.fused()) {
+    st.SkipWithError("the views do not fuse");
+    force_target(0);
+    return;
+  }
+  // Same bits as two reference placements, or the speed means nothing.
+  const KeyBatch sample = head(batch, kCheckedKeys);
+  PlaceOptions ref_opt = opt;
+  ref_opt.engine = Engine::reference;
+  Placement pa, pb;
+  pair.place(sample, pa, pb);
+  if (pa.nodes != place(a, sample, ref_opt).nodes || pb.nodes != place(b, sample, ref_opt).nodes) {
+    st.SkipWithError("result differs from the scalar reference");
+    force_target(0);
+    return;
+  }
+  pair.place(batch, pa, pb);  // warm-up
+  for (auto _ : st) {
+    pair.place(batch, pa, pb);
+    benchmark::DoNotOptimize(pa.nodes.data());
+    benchmark::DoNotOptimize(pb.nodes.data());
+    benchmark::ClobberMemory();
+  }
+  const double keys_per_iteration = static_cast<double>(batch.size());
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(batch.size()) * kPlanTo);
+  st.counters["keys_per_iteration"] = keys_per_iteration;
+  st.counters["pairs_per_iteration"] = keys_per_iteration * kPlanTo;  // the union's 101 ids
+  st.SetLabel(active_target().name);
+  force_target(0);
+}
+
 void run_mix64(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
   const ClusterView& v = view(n, c.ids, c.weighted, HashMode::fnv1a_fmix);
@@ -183,7 +234,13 @@ void run_mix64(benchmark::State& st, const Case& c) {
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
 }
 
-void add(const Case& c) {
+void add(const Case& c, const std::vector<std::uint32_t>& node_counts = {std::begin(kNodeCounts), std::end(kNodeCounts)}) {
+  if (c.family == "plan") {  // named for its two views, no node-count argument
+    benchmark::RegisterBenchmark((c.name() + "/" + std::to_string(kPlanFrom) + "to" +
+                                  std::to_string(kPlanTo)).c_str(),
+                                 [c](benchmark::State& st) { run_plan(st, c); });
+    return;
+  }
   auto* b = benchmark::RegisterBenchmark(c.name().c_str(), [c](benchmark::State& st) {
     if (c.kind == Kind::mix64 || c.kind == Kind::mix64_autovec)
       run_mix64(st, c);
@@ -192,7 +249,7 @@ void add(const Case& c) {
     else
       run_place(st, c);
   });
-  for (std::uint32_t n : kNodeCounts) b->Arg(n);
+  for (std::uint32_t n : node_counts) b->Arg(n);
   // No UseRealTime()/Iterations(): they append "/real_time" or "/iterations:" to the name
   // and the node count must stay its last component. items_per_second is therefore per
   // CPU second of the calling thread; the JSON's real_time (wall clock) is what
@@ -266,6 +323,18 @@ void register_place_benchmarks() {
         c.ids = ids;
         add(c);
       }
+  }
+
+  // A plan's placement step (100 -> 101 nodes, fused) next to one view of the 101 ids.
+  for (const Case& e : engines) {
+    if (e.kind != Kind::simd) continue;
+    for (bool weighted : {false, true}) {
+      Case c = e;
+      c.weighted = weighted;
+      add(c, {kPlanTo});
+      c.family = "plan";
+      add(c);
+    }
   }
 
   // Thread scaling on 10^7 keys: every SIMD target, 1 and 2 threads (N = 10, 100, 1000).

@@ -1,4 +1,4 @@
-// The batch API (BatchPlacer, hrw::place). Engine::reference walks the scalar
+// The batch API (BatchPlacer, PairPlacer, hrw::place). Engine::reference walks the scalar
 // reference key by key; Engine::simd compiles the view(s) into a kernel plan once per
 // placer (kernel_plan.cpp) and runs the Highway kernels (kernels/*.cc) over chunks of keys
 // with oneTBB. Every key is computed independently, so results depend on neither thread
@@ -160,6 +160,44 @@ void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
   }
   Placement* outs[] = {&out};
   place_kernels(c.plan, c.view->seed_state(), keys, c.options, outs);
+}
+
+struct PairPlacer::Fused {
+  kernels::KernelPlan plan;
+  std::uint32_t seed_state;
+  std::uint32_t domain_count[2];
+};
+
+PairPlacer::PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options)
+    : a_(a, options), b_(b, options), options_(options) {
+  if (options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
+      !kernels::can_fuse(a, b))
+    return;
+  auto f = std::make_unique<Fused>();
+  f->plan = kernels::compile_plan({&a, &b}, options);
+  f->seed_state = a.seed_state();
+  const ClusterView* views[] = {&a, &b};
+  for (int v = 0; v < 2; ++v)
+    f->domain_count[v] = options.distinct_label.empty()
+                             ? static_cast<std::uint32_t>(views[v]->size())
+                             : views[v]->domain_count(options.distinct_label);
+  fused_ = std::move(f);
+}
+
+PairPlacer::~PairPlacer() = default;
+PairPlacer::PairPlacer(PairPlacer&&) noexcept = default;
+PairPlacer& PairPlacer::operator=(PairPlacer&&) noexcept = default;
+
+void PairPlacer::place(const KeyBatch& keys, Placement& a, Placement& b) const {
+  if (!fused_) {
+    a_.place(keys, a);
+    b_.place(keys, b);
+    return;
+  }
+  prepare(a, keys.size(), options_, fused_->domain_count[0], true);
+  prepare(b, keys.size(), options_, fused_->domain_count[1], true);
+  Placement* outs[] = {&a, &b};
+  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs);
 }
 
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
