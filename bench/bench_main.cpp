@@ -18,6 +18,7 @@
 #include "hrw/placement.hpp"
 #include "hrw/targets.hpp"
 #include "mix64.hpp"
+#include "kernel_plan.hpp"
 #include "node_trie.hpp"
 #include "workload.hpp"
 
@@ -117,6 +118,7 @@ void run_place(benchmark::State& st, const Case& c) {
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(batch.size()) * n);
   st.counters["keys"] = static_cast<double>(batch.size());
+  st.counters["keys_per_iteration"] = static_cast<double>(batch.size());
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
   if (c.kind == Kind::simd) {
     st.counters["lane_muls_per_pair"] = lane_muls_per_pair(v);
@@ -137,16 +139,7 @@ void run_kernel(benchmark::State& st, const Case& c) {
     force_target(0);
     return;
   }
-  kernels::KernelPlan plan;
-  std::vector<std::string_view> ids;
-  for (const Node& node : v.nodes()) ids.push_back(node.id);
-  plan.program = kernels::build_trie_program(ids);
-  plan.nodes = n;
-  plan.fmix = v.hash() == HashMode::fnv1a_fmix;
-  plan.weighted = v.weighted();
-  if (plan.weighted)
-    for (const Node& node : v.nodes()) plan.weights.push_back(node.weight);
-  plan.select = 1;
+  const kernels::KernelPlan plan = kernels::compile_plan({&v}, PlaceOptions{});
   std::vector<std::uint32_t> states(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
     states[i] = fnv1a32_continue(v.seed_state(), batch[i]);
@@ -156,7 +149,7 @@ void run_kernel(benchmark::State& st, const Case& c) {
   auto run = [&] {
     for (std::size_t lo = 0; lo < batch.size(); lo += kChunk) {
       const std::size_t hi = std::min(batch.size(), lo + kChunk);
-      kernels::run_batch(plan, states.data() + lo, hi - lo, out.data() + lo, nullptr, 1);
+      kernels::run_batch(plan, states.data() + lo, hi - lo, {out.data() + lo, nullptr, 1});
     }
   };
   run();
@@ -169,6 +162,56 @@ void run_kernel(benchmark::State& st, const Case& c) {
   st.counters["keys"] = static_cast<double>(batch.size());
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
   st.counters["lane_muls_per_pair"] = lane_muls_per_pair(v);
+  st.SetLabel(active_target().name);
+  force_target(0);
+}
+
+// hrw plan's placement step: the keys placed in a 100-node and a 101-node view (one node
+// added) by PairPlacer, one walk of the 101-id union trie per key. Compare keys/s with
+// place/.../101 (one view of the same 101 ids).
+constexpr std::uint32_t kPlanFrom = 100, kPlanTo = 101;
+
+void run_plan(benchmark::State& st, const Case& c) {
+  const ClusterView& a = view(kPlanFrom, c.ids, c.weighted, c.hash);
+  const ClusterView& b = view(kPlanTo, c.ids, c.weighted, c.hash);
+  const KeyBatch& batch = keys(c.keys);
+  force_target(c.target_bits);
+  if (active_target().bits != c.target_bits) {
+    st.SkipWithError("force_target did not take");
+    force_target(0);
+    return;
+  }
+  PlaceOptions opt;
+  opt.replicas = c.replicas;
+  opt.threads = c.threads;
+  const PairPlacer pair(a, b, opt);
+  if (!pair.fused()) {
+    st.SkipWithError("the views do not fuse");
+    force_target(0);
+    return;
+  }
+  // Same bits as two reference placements, or the speed means nothing.
+  const KeyBatch sample = head(batch, kCheckedKeys);
+  PlaceOptions ref_opt = opt;
+  ref_opt.engine = Engine::reference;
+  Placement pa, pb;
+  pair.place(sample, pa, pb);
+  if (pa.nodes != place(a, sample, ref_opt).nodes || pb.nodes != place(b, sample, ref_opt).nodes) {
+    st.SkipWithError("result differs from the scalar reference");
+    force_target(0);
+    return;
+  }
+  pair.place(batch, pa, pb);  // warm-up
+  for (auto _ : st) {
+    pair.place(batch, pa, pb);
+    benchmark::DoNotOptimize(pa.nodes.data());
+    benchmark::DoNotOptimize(pb.nodes.data());
+    benchmark::ClobberMemory();
+  }
+  const double keys_per_iteration = static_cast<double>(batch.size());
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(batch.size()) * kPlanTo);
+  st.counters["keys_per_iteration"] = keys_per_iteration;
+  st.counters["pairs_per_iteration"] = keys_per_iteration * kPlanTo;  // the union's 101 ids
   st.SetLabel(active_target().name);
   force_target(0);
 }
@@ -191,7 +234,13 @@ void run_mix64(benchmark::State& st, const Case& c) {
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
 }
 
-void add(const Case& c) {
+void add(const Case& c, const std::vector<std::uint32_t>& node_counts = {std::begin(kNodeCounts), std::end(kNodeCounts)}) {
+  if (c.family == "plan") {  // named for its two views, no node-count argument
+    benchmark::RegisterBenchmark((c.name() + "/" + std::to_string(kPlanFrom) + "to" +
+                                  std::to_string(kPlanTo)).c_str(),
+                                 [c](benchmark::State& st) { run_plan(st, c); });
+    return;
+  }
   auto* b = benchmark::RegisterBenchmark(c.name().c_str(), [c](benchmark::State& st) {
     if (c.kind == Kind::mix64 || c.kind == Kind::mix64_autovec)
       run_mix64(st, c);
@@ -200,7 +249,7 @@ void add(const Case& c) {
     else
       run_place(st, c);
   });
-  for (std::uint32_t n : kNodeCounts) b->Arg(n);
+  for (std::uint32_t n : node_counts) b->Arg(n);
   // No UseRealTime()/Iterations(): they append "/real_time" or "/iterations:" to the name
   // and the node count must stay its last component. items_per_second is therefore per
   // CPU second of the calling thread; the JSON's real_time (wall clock) is what
@@ -274,6 +323,18 @@ void register_place_benchmarks() {
         c.ids = ids;
         add(c);
       }
+  }
+
+  // A plan's placement step (100 -> 101 nodes, fused) next to one view of the 101 ids.
+  for (const Case& e : engines) {
+    if (e.kind != Kind::simd) continue;
+    for (bool weighted : {false, true}) {
+      Case c = e;
+      c.weighted = weighted;
+      add(c, {kPlanTo});
+      c.family = "plan";
+      add(c);
+    }
   }
 
   // Thread scaling on 10^7 keys: every SIMD target, 1 and 2 threads (N = 10, 100, 1000).

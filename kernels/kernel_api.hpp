@@ -1,5 +1,6 @@
 // Internal interface between the batch engine (src/placement.cpp) and the Highway kernels
-// (kernels/hrw_kernels.cc). Not installed: include/hrw/ holds the public API.
+// (kernels/*.cc, one per entry point; the per-target code is in kernels/*-inl.h). Not
+// installed: include/hrw/ holds the public API.
 //
 // The node ids of a view are compiled into a flat "trie program" (src/node_trie.cpp): a
 // preorder walk of the compressed trie of the id-sorted ids, so a shared prefix such as
@@ -11,6 +12,16 @@
 // Slot 0 holds the state after seed ‖ key. Leaves appear in node-index order (preorder of
 // a trie of memcmp-sorted ids = memcmp order), which is the tie order of the contract, so
 // "replace only when strictly better" resolves ties for free.
+//
+// A plan compares two views (hrw plan): the program is then the trie of the UNION of their
+// ids, walked once per key. Program node u (the u-th leaf) maps to each view's own node
+// index; its leaf is offered to up to three candidate lists (Op::lists):
+//   list 0: leaves in both views with the same rank rule (unweighted, or equal weights):
+//           one score serves both views;
+//   list 1 + v: view v's other leaves (only in v, or weighted differently there).
+// View v's ranking is list 0 merged with list 1 + v under (score desc, node asc), and
+// program-node order is memcmp order, which is each view's index order restricted, so
+// the ties come out as in the view alone. A one-view plan puts every leaf in list 0.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,9 +37,8 @@ struct Op {
   std::uint32_t dst = 0;     // slot written (kExtend)
   std::uint32_t offset = 0;  // bytes [offset, offset + length) of TrieProgram::bytes
   std::uint32_t length = 0;
-  std::uint32_t node = 0;    // kLeaf: node index
-  std::uint32_t domain = 0;  // kLeaf with domains: the node's failure-domain number
-  std::uint32_t first_in_domain = 0;  // kLeaf with domains: first node of its domain
+  std::uint32_t node = 0;    // kLeaf: program node index (leaf order)
+  std::uint32_t lists = 1;   // kLeaf: bit l set when the leaf is offered to list l
 };
 
 struct TrieProgram {
@@ -41,27 +51,50 @@ struct TrieProgram {
 // Largest replica count the kernels select in registers; larger R uses the reference.
 inline constexpr std::uint32_t kMaxKernelReplicas = 8;
 
-// Everything the kernel needs, built once per place() call.
-struct KernelPlan {
-  TrieProgram program;
-  std::uint32_t nodes = 0;
-  bool fmix = true;       // fnv1a-fmix (else raw fnv1a)
-  bool weighted = false;  // rank by ln(u)/w in binary64 (else by r as unsigned)
-  std::vector<double> weights;  // per node (weighted only)
-  // Selection: the best `select` candidates per key, 1 <= select <= kMaxKernelReplicas.
-  std::uint32_t select = 1;
-  // Failure domains ("distinct LABEL"): each domain's best node is its representative,
-  // and the best `select` representatives are chosen (ties by node index).
-  bool distinct = false;
+// A program node that is not in a view.
+inline constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+
+// One view's side of a kernel plan; every table is indexed by program node.
+struct KernelView {
+  std::vector<std::uint32_t> index;  // the view's node index, or kAbsent
+  std::vector<double> weights;       // weighted plans only (0 where absent)
+  // Failure domains ("distinct LABEL"), distinct plans only: each domain's best node is
+  // its representative, and the best `select` representatives are chosen (ties by node).
+  std::vector<std::uint32_t> domain;
+  std::vector<std::uint8_t> first_in_domain;  // the domain's first node in node order
   std::uint32_t domain_count = 0;
+  // The best `select` candidates per key, 1 <= select <= kMaxKernelReplicas.
+  std::uint32_t select = 1;
 };
 
-// Runs the plan on n keys whose FNV-1a states after seed ‖ key are states[0..n).
-// Writes key i's choices to nodes[i * stride + j] for j < plan.select and, when rank is
-// not null, the matching rank value to rank[i * stride + j]: r as a double (unweighted)
-// or ln(u)/w (weighted, bit-identical to det::weighted_key).
+// Everything the kernel needs: built once per BatchPlacer (src/kernel_plan.cpp).
+struct KernelPlan {
+  TrieProgram program;
+  bool fmix = true;       // fnv1a-fmix (else raw fnv1a); the same in every view
+  bool weighted = false;  // rank by ln(u)/w in binary64 (else by r as unsigned)
+  bool distinct = false;  // select by domain representatives (every view's tables filled)
+  std::uint32_t select = 1;         // the largest of the views' select
+  std::uint32_t list_leaves[3] = {};  // leaves offered to each list
+  std::vector<KernelView> views;    // 1 (run_batch) or 2 (run_pair_batch)
+};
+
+// Where a kernel writes one view's choices: key i's j-th choice (j < the view's select)
+// to nodes[i * stride + j] and, when rank is not null, its rank value to
+// rank[i * stride + j]: r as a double (unweighted) or ln(u)/w (weighted, bit-identical to
+// det::weighted_key).
+struct KernelOutput {
+  std::uint32_t* nodes = nullptr;
+  double* rank = nullptr;
+  std::size_t stride = 1;
+};
+
+// Runs a one-view plan on n keys whose FNV-1a states after seed ‖ key are states[0..n).
 void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
-               std::uint32_t* nodes, double* rank, std::size_t stride);
+               const KernelOutput& out);
+
+// Runs a two-view plan (one walk of the union trie per key): out[v] gets view v's choices.
+void run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                    const KernelOutput out[2]);
 
 // FNV-1a states after seed ‖ key for keys [lo, hi) of a KeyBatch-like layout: key i is
 // data[off[i], off[i + 1]); `data_size` bytes of data are readable (the kernel gathers
@@ -74,7 +107,7 @@ void key_states(std::uint32_t seed_state, const char* data, const std::uint64_t*
 // sets bit j % 64 of bits[j / 64] for every text[j] == '\n', j < n.
 void lf_bits(const char* text, std::size_t n, std::uint64_t* bits);
 
-// The Highway target bit that run_batch dispatches to right now.
+// The Highway target bit that the kernels dispatch to right now.
 std::int64_t dispatched_target();
 
 }  // namespace hrw::kernels

@@ -47,4 +47,42 @@ inline ClusterSpec random_cluster(std::mt19937_64& rng, const RandomClusterOptio
   return spec;
 }
 
+// What a plan's target view changes (bits): add, remove, reweight, relabel nodes.
+enum Change : unsigned { kAdd = 1, kRemove = 2, kReweight = 4, kRelabel = 8, kAllChanges = 15 };
+
+// `from` changed the way `changes` says (1 to 3 nodes each), same seed and hash mode.
+// Reweighting an unweighted view gives weights to some nodes (it becomes weighted).
+inline ClusterSpec changed_cluster(std::mt19937_64& rng, const ClusterSpec& from, unsigned changes) {
+  ClusterSpec to = from;
+  to.version = from.version + 1;
+  auto pick = [&]() -> NodeSpec& { return to.nodes[rng() % to.nodes.size()]; };
+  if (changes & kAdd)
+    for (std::size_t k = 1 + rng() % 3; k > 0;) {
+      NodeSpec node;
+      node.id = (rng() & 1) ? "node-" + std::to_string(from.nodes.size() + rng() % 20)
+                            : random_bytes(rng, 1, 12);
+      bool dup = false;
+      for (auto& other : to.nodes) dup = dup || other.id == node.id;
+      if (dup) continue;
+      if (from.nodes[0].weight) node.weight = 0.25 + static_cast<double>(rng() % 1000) / 100.0;
+      node.labels.emplace_back("zone", "z" + std::to_string(rng() % 5));
+      to.nodes.push_back(std::move(node));
+      --k;
+    }
+  if ((changes & kRemove) && to.nodes.size() > 1)
+    for (std::size_t k = 1 + rng() % std::min<std::size_t>(3, to.nodes.size() - 1); k > 0; --k)
+      to.nodes.erase(to.nodes.begin() + static_cast<std::ptrdiff_t>(rng() % to.nodes.size()));
+  if (changes & kReweight)
+    for (std::size_t k = 1 + rng() % 3; k > 0; --k)
+      pick().weight = 0.25 + static_cast<double>(rng() % 1000) / 100.0;
+  if (changes & kRelabel)
+    for (std::size_t k = 1 + rng() % 3; k > 0; --k) {
+      NodeSpec& node = pick();
+      node.labels.clear();
+      if (rng() % 4 != 0) node.labels.emplace_back("zone", "z" + std::to_string(rng() % 6));
+    }
+  std::shuffle(to.nodes.begin(), to.nodes.end(), rng);
+  return to;
+}
+
 }  // namespace hrw::test

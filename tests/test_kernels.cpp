@@ -68,6 +68,46 @@ void require_same(const ClusterView& view, const KeyBatch& keys, PlaceOptions o,
   REQUIRE(bad == 0);
 }
 
+// A PairPlacer's two placements against each view's reference placement, bit for bit, on
+// every runnable target (the references are computed once).
+void require_same_pair(const ClusterView& a, const ClusterView& b, const KeyBatch& keys,
+                       PlaceOptions o, const std::string& what) {
+  o.engine = Engine::reference;
+  const Placement want_a = place(a, keys, o), want_b = place(b, keys, o);
+  o.engine = Engine::simd;
+  for (const auto& target : runnable_targets()) {
+    force_target(target.bits);
+    const PairPlacer pair(a, b, o);
+    INFO(what << " target " << active_target().name << " nodes " << a.size() << " -> "
+              << b.size() << " keys " << keys.size() << " R " << o.replicas << " label '"
+              << o.distinct_label << "'" << (a.weighted() ? " weighted" : "")
+              << (pair.fused() ? " fused" : " two placements") << " threads " << o.threads);
+    Placement got_a, got_b;
+    pair.place(keys, got_a, got_b);
+    for (const auto* p : {&want_a, &want_b}) {
+      const Placement& got = p == &want_a ? got_a : got_b;
+      REQUIRE(got.partial == p->partial);
+      REQUIRE(got.nodes == p->nodes);
+      REQUIRE(got.scores.size() == p->scores.size());
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < got.scores.size(); ++i)
+        bad += bits_of(got.scores[i]) != bits_of(p->scores[i]);
+      REQUIRE(bad == 0);
+    }
+  }
+}
+
+// Two ids whose FNV-1a states collide after `state` (c1 < c2 in memcmp order): fmix32 is
+// a bijection, so r ties in both hash modes, and equal weights make the weighted keys tie.
+std::pair<std::string, std::string> colliding_ids(std::uint32_t state) {
+  std::unordered_map<std::uint32_t, std::string> seen;
+  for (std::uint32_t i = 0;; ++i) {
+    std::string id = "t" + std::to_string(i);
+    auto [it, inserted] = seen.emplace(fnv1a32_continue(state, id), id);
+    if (!inserted) return id_less(it->second, id) ? std::pair{it->second, id} : std::pair{id, it->second};
+  }
+}
+
 }  // namespace
 
 TEST_CASE("targets: compiled, runnable, forced and restored", "[kernels][targets]") {
@@ -291,17 +331,7 @@ TEST_CASE("ties: equal scores rank the smaller id first, also across domains", "
   TargetGuard guard;
   const std::string key = "tie-key";
   const std::uint32_t state = fnv1a32(key);
-  std::unordered_map<std::uint32_t, std::string> seen;
-  std::string c1, c2;
-  for (std::uint32_t i = 0; c1.empty(); ++i) {
-    std::string id = "t" + std::to_string(i);
-    auto [it, inserted] = seen.emplace(fnv1a32_continue(state, id), id);
-    if (!inserted) {
-      c1 = it->second;
-      c2 = id;
-    }
-  }
-  if (id_less(c2, c1)) std::swap(c1, c2);
+  const auto [c1, c2] = colliding_ids(state);
   KeyBatch keys;
   keys.add(key);
   for (int weighted = 0; weighted < 2; ++weighted) {
@@ -445,4 +475,79 @@ TEST_CASE("weighted gate bound: det::ln(u) <= u - 1 with u - 1 exact", "[kernels
   for (int k = 0; k < 100000; ++k) check(static_cast<std::uint32_t>(rng()));
   for (std::uint32_t r = 0; r < 1000; ++r) check(r);
   CHECK(det::ln(1.0) == 0.0);
+}
+
+TEST_CASE("plan kernel: two views in one walk equal two reference placements", "[kernels][pair]") {
+  // Random view pairs: each change alone and all at once, 1 to 2000 nodes, weighted or not,
+  // R 1..5 with and without a distinct label, scores bit for bit, on every target.
+  TargetGuard guard;
+  std::mt19937_64 rng(1313);
+  const unsigned changes[] = {test::kAdd, test::kRemove, test::kReweight, test::kRelabel,
+                              test::kAdd | test::kRemove, test::kAllChanges};
+  const std::size_t rounds = std::max<std::size_t>(8, scaled(24, test::kEmulatedScale));  // 2000 nodes at 7
+  for (std::size_t round = 0; round < rounds; ++round) {
+    test::RandomClusterOptions co;
+    co.max_nodes = round % 8 == 7 ? 2000 : round % 3 == 0 ? 300 : 40;
+    co.weighted = round % 2 == 1;
+    co.shared_prefix = round % 4 < 2;
+    const ClusterSpec from_spec = test::random_cluster(rng, co);
+    const unsigned change = changes[round % 6];
+    const ClusterView a(from_spec), b(test::changed_cluster(rng, from_spec, change));
+    // Reweighting an unweighted view makes it weighted: the one change that cannot fuse.
+    CHECK(PairPlacer(a, b, {}).fused() == (a.weighted() == b.weighted()));
+    const KeyBatch keys = random_keys(rng, co.max_nodes == 2000 ? 60 : co.max_nodes == 300 ? 200 : 600);
+    const std::uint32_t max_r = static_cast<std::uint32_t>(std::min<std::size_t>({5, a.size(), b.size()}));
+    PlaceOptions o;
+    o.with_scores = round % 3 != 2;
+    o.threads = static_cast<unsigned>(round % 3);
+    require_same_pair(a, b, keys, o, "owner");
+    o.replicas = 1 + static_cast<std::uint32_t>(rng() % max_r);
+    require_same_pair(a, b, keys, o, "top-R");
+    o.distinct_label = round % 2 ? "zone" : "rack";
+    o.allow_partial = true;
+    require_same_pair(a, b, keys, o, "distinct");
+  }
+}
+
+TEST_CASE("plan kernel: ties between shared and changed nodes rank the smaller id first",
+          "[kernels][pair][ties]") {
+  // c1 < c2 tie for the key. Shared c2 with c1 added (c1 must win in the target view), and
+  // shared c1 with c2 added (c1 stays): the merge of the shared list with a view's own list
+  // breaks ties by id, as the view alone does.
+  TargetGuard guard;
+  const std::string key = "tie-key";
+  const auto [c1, c2] = colliding_ids(fnv1a32(key));
+  KeyBatch keys;
+  keys.add(key);
+  for (int weighted = 0; weighted < 2; ++weighted)
+    for (HashMode mode : {HashMode::fnv1a, HashMode::fnv1a_fmix})
+      for (int added_first = 0; added_first < 2; ++added_first) {
+        auto spec = [&](std::vector<std::string> ids) {
+          ClusterSpec s;
+          s.hash = mode;
+          for (auto& id : ids) {
+            NodeSpec n;
+            n.id = id;
+            if (weighted) n.weight = 2.0;
+            n.labels.emplace_back("zone", id == c1 ? "B" : "A");
+            s.nodes.push_back(n);
+          }
+          return s;
+        };
+        const std::string shared = added_first ? c2 : c1, added = added_first ? c1 : c2;
+        const ClusterView a(spec({shared, "a0"})), b(spec({shared, added, "a0"}));
+        PlaceOptions o;
+        o.with_scores = true;
+        REQUIRE(PairPlacer(a, b, o).fused());
+        // The filler a0 scores below the tie for this key ("tie-key"), so c1 owns it in b.
+        REQUIRE(reference::score_pair(b, key, *b.find(c1)).rank_key >
+                reference::score_pair(b, key, *b.find("a0")).rank_key);
+        REQUIRE(reference::owner(b, key) == *b.find(c1));
+        require_same_pair(a, b, keys, o, "tie");
+        o.replicas = 2;
+        require_same_pair(a, b, keys, o, "tie R2");
+        o.distinct_label = "zone";
+        o.allow_partial = true;  // the source view may have one zone only
+        require_same_pair(a, b, keys, o, "tie distinct");
+      }
 }

@@ -67,6 +67,29 @@ class BatchPlacer {
   std::unique_ptr<const Compiled> compiled_;
 };
 
+// The two views of a plan placed together, with the results of two BatchPlacers. When
+// the views share seed, hash mode and rank rule (both weighted or both not), each key
+// walks the trie of the union of their ids once: one FNV-1a per union node, and a
+// selection per view only for the nodes the views do not share with the same weight.
+// Otherwise (and with Engine::reference, or R beyond the kernels' registers) it places
+// the keys twice. Same contract as BatchPlacer: place() is const and thread-safe.
+class PairPlacer {
+ public:
+  PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options);
+  ~PairPlacer();
+  PairPlacer(PairPlacer&&) noexcept;
+  PairPlacer& operator=(PairPlacer&&) noexcept;
+
+  bool fused() const { return fused_ != nullptr; }
+  void place(const KeyBatch& keys, Placement& a, Placement& b) const;
+
+ private:
+  struct Fused;
+  BatchPlacer a_, b_;  // validation, and the fallback
+  PlaceOptions options_;
+  std::unique_ptr<const Fused> fused_;
+};
+
 // One batch: BatchPlacer(view, options).place(keys, out).
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,
            Placement& out);

@@ -29,8 +29,10 @@ struct VerifyTargetResult {
 // hrw::place with Engine::simd against Engine::reference: owners, replica sets for R up to
 // 5 with and without a distinct label (partial allowed), and scores bit for bit. Clusters
 // of 1 to 2000 nodes, shared-prefix, prefix-chain and random-byte ids, keys of 0 to 200
-// arbitrary bytes, weighted and not, both hash modes, random seeds. Deterministic from
-// options.seed.
+// arbitrary bytes, weighted and not, both hash modes, random seeds. Each cluster is also
+// paired with a changed copy (nodes added, removed, reweighted, relabelled, several at
+// once) and the two are placed together by PairPlacer (the fused plan kernel), each view
+// compared with its own reference placement. Deterministic from options.seed.
 std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options = {});
 
 }  // namespace hrw

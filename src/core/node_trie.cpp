@@ -11,9 +11,7 @@ namespace {
 
 struct Builder {
   const std::vector<std::string_view>& ids;
-  const std::vector<std::uint32_t>* domains;
   TrieProgram out;
-  std::vector<bool> domain_seen;
 
   std::uint32_t add_bytes(std::string_view s) {
     const auto offset = static_cast<std::uint32_t>(out.bytes.size());
@@ -29,12 +27,6 @@ struct Builder {
     op.length = static_cast<std::uint32_t>(rest.size());
     op.offset = add_bytes(rest);
     op.node = node;
-    if (domains) {
-      op.domain = (*domains)[node];
-      if (op.domain >= domain_seen.size()) domain_seen.resize(op.domain + 1, false);
-      op.first_in_domain = domain_seen[op.domain] ? 0 : 1;
-      domain_seen[op.domain] = true;
-    }
     out.ops.push_back(op);
     ++out.leaves;
   }
@@ -78,9 +70,8 @@ struct Builder {
 
 }  // namespace
 
-TrieProgram build_trie_program(const std::vector<std::string_view>& ids,
-                               const std::vector<std::uint32_t>* domains) {
-  Builder b{ids, domains, {}, {}};
+TrieProgram build_trie_program(const std::vector<std::string_view>& ids) {
+  Builder b{ids, {}};
   if (!ids.empty()) b.group(0, ids.size(), 0, 0);
   return std::move(b.out);
 }

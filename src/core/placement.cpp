@@ -1,8 +1,8 @@
-// The batch API (BatchPlacer, hrw::place). Engine::reference walks the scalar reference
-// key by key; Engine::simd compiles the view into a kernel plan once per BatchPlacer
-// (node_trie.cpp) and runs the Highway kernels (kernels/hrw_kernels.cc) over chunks of
-// keys with oneTBB. Every key is computed independently, so results depend on neither
-// thread count nor chunking.
+// The batch API (BatchPlacer, PairPlacer, hrw::place). Engine::reference walks the scalar
+// reference key by key; Engine::simd compiles the view(s) into a kernel plan once per
+// placer (kernel_plan.cpp) and runs the Highway kernels (kernels/*.cc) over chunks of keys
+// with oneTBB. Every key is computed independently, so results depend on neither thread
+// count nor chunking.
 #include "hrw/placement.hpp"
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include "hrw/hash.hpp"
 #include "hrw/reference.hpp"
 #include "kernel_api.hpp"
-#include "node_trie.hpp"
+#include "kernel_plan.hpp"
 
 namespace hrw {
 namespace {
@@ -83,27 +83,51 @@ struct BatchPlacer::Compiled {
 
 namespace {
 
-kernels::KernelPlan compile(const ClusterView& view, const PlaceOptions& options,
-                            std::uint32_t domain_count) {
+// Sizes `out` for n keys (its memory is reused). The kernels write every rank of every
+// key unless the result is partial: no fill then (nothing is touched twice).
+void prepare(Placement& out, std::size_t n, const PlaceOptions& options,
+             std::uint32_t domain_count, bool filled_by_kernels) {
   const std::uint32_t r = options.replicas;
-  kernels::KernelPlan plan;
-  std::vector<std::string_view> ids;
-  ids.reserve(view.size());
-  for (const Node& node : view.nodes()) ids.push_back(node.id);
-  // Domains matter only when some domain holds two nodes and more than one is chosen:
-  // the best node overall is always its domain's representative.
-  plan.distinct = !options.distinct_label.empty() && domain_count < view.size() && r > 1;
-  std::vector<std::uint32_t> domains;
-  if (plan.distinct) domains = view.domains(options.distinct_label);
-  plan.program = kernels::build_trie_program(ids, plan.distinct ? &domains : nullptr);
-  plan.domain_count = plan.distinct ? domain_count : 0;
-  plan.nodes = static_cast<std::uint32_t>(view.size());
-  plan.fmix = view.hash() == HashMode::fnv1a_fmix;
-  plan.weighted = view.weighted();
-  if (plan.weighted)
-    for (const Node& node : view.nodes()) plan.weights.push_back(node.weight);
-  plan.select = std::min(r, domain_count);
-  return plan;
+  out.replicas = r;
+  out.partial = domain_count < r;  // check_replicas let it through: partial was allowed
+  if (out.partial || !filled_by_kernels)
+    out.nodes.assign(n * r, kNoNode);
+  else
+    out.nodes.resize(n * r);
+  if (options.with_scores)
+    out.scores.assign(n * r, 0.0);  // 0 where a partial result has no node
+  else
+    out.scores.clear();
+}
+
+// Runs a compiled plan (one view, or a fused pair) over keys into outs[v], chunk by chunk.
+void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
+                   const KeyBatch& keys, const PlaceOptions& options, Placement* const* outs) {
+  const std::uint32_t r = options.replicas;
+  const bool with_scores = options.with_scores;
+  const std::size_t views = plan.views.size();
+  for_chunks(keys.size(), options.threads, [&](std::size_t lo, std::size_t hi) {
+    std::uint32_t states[kChunk];
+    kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
+                        states);
+    kernels::KernelOutput out[2];
+    for (std::size_t v = 0; v < views; ++v)
+      out[v] = {outs[v]->nodes.data() + lo * r,
+                with_scores ? outs[v]->scores.data() + lo * r : nullptr, r};
+    if (views == 1)
+      kernels::run_batch(plan, states, hi - lo, out[0]);
+    else
+      kernels::run_pair_batch(plan, states, hi - lo, out);
+    if (with_scores && plan.weighted) {
+      // Report u^(1/w) = det::exp(ln(u)/w), as reference::score_pair does.
+      for (std::size_t v = 0; v < views; ++v)
+        for (std::size_t i = lo; i < hi; ++i)
+          for (std::uint32_t j = 0; j < plan.views[v].select; ++j) {
+            double& s = outs[v]->scores[i * r + j];
+            s = det::exp(s);
+          }
+    }
+  });
 }
 
 }  // namespace
@@ -117,7 +141,7 @@ BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
                                                    : view.domain_count(options.distinct_label);
   c->use_reference = options.engine == Engine::reference ||
                      options.replicas > kernels::kMaxKernelReplicas || view.hierarchy();
-  if (!c->use_reference) c->plan = compile(view, options, c->domain_count);
+  if (!c->use_reference) c->plan = kernels::compile_plan({&view}, options);
   compiled_ = std::move(c);
 }
 
@@ -127,48 +151,53 @@ BatchPlacer& BatchPlacer::operator=(BatchPlacer&&) noexcept = default;
 
 void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
   const Compiled& c = *compiled_;
-  const PlaceOptions& options = c.options;
-  const std::uint32_t r = options.replicas;
-  const std::size_t n = keys.size();
-
-  out.replicas = r;
-  out.partial = c.domain_count < r;  // check_replicas let it through: partial was allowed
-  // The kernels write every rank of every key unless the result is partial: no fill then
-  // (a reused Placement keeps its memory and nothing is touched twice).
-  if (out.partial || c.use_reference)
-    out.nodes.assign(n * r, kNoNode);
-  else
-    out.nodes.resize(n * r);
-  if (options.with_scores)
-    out.scores.assign(n * r, 0.0);  // 0 where a partial result has no node
-  else
-    out.scores.clear();
-
+  prepare(out, keys.size(), c.options, c.domain_count, !c.use_reference);
   if (c.use_reference) {
-    for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
-      place_reference(*c.view, keys, options, out, lo, hi);
+    for_chunks(keys.size(), c.options.threads, [&](std::size_t lo, std::size_t hi) {
+      place_reference(*c.view, keys, c.options, out, lo, hi);
     });
     return;
   }
+  Placement* outs[] = {&out};
+  place_kernels(c.plan, c.view->seed_state(), keys, c.options, outs);
+}
 
-  const kernels::KernelPlan& plan = c.plan;
-  const std::uint32_t seed_state = c.view->seed_state();
-  const bool with_scores = options.with_scores;
-  for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
-    std::uint32_t states[kChunk];
-    kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
-                        states);
-    double* rank = with_scores ? out.scores.data() + lo * r : nullptr;
-    kernels::run_batch(plan, states, hi - lo, out.nodes.data() + lo * r, rank, r);
-    if (with_scores && plan.weighted) {
-      // Report u^(1/w) = det::exp(ln(u)/w), as reference::score_pair does.
-      for (std::size_t i = lo; i < hi; ++i)
-        for (std::uint32_t j = 0; j < plan.select; ++j) {
-          double& s = out.scores[i * r + j];
-          s = det::exp(s);
-        }
-    }
-  });
+struct PairPlacer::Fused {
+  kernels::KernelPlan plan;
+  std::uint32_t seed_state;
+  std::uint32_t domain_count[2];
+};
+
+PairPlacer::PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options)
+    : a_(a, options), b_(b, options), options_(options) {
+  if (options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
+      !kernels::can_fuse(a, b))
+    return;
+  auto f = std::make_unique<Fused>();
+  f->plan = kernels::compile_plan({&a, &b}, options);
+  f->seed_state = a.seed_state();
+  const ClusterView* views[] = {&a, &b};
+  for (int v = 0; v < 2; ++v)
+    f->domain_count[v] = options.distinct_label.empty()
+                             ? static_cast<std::uint32_t>(views[v]->size())
+                             : views[v]->domain_count(options.distinct_label);
+  fused_ = std::move(f);
+}
+
+PairPlacer::~PairPlacer() = default;
+PairPlacer::PairPlacer(PairPlacer&&) noexcept = default;
+PairPlacer& PairPlacer::operator=(PairPlacer&&) noexcept = default;
+
+void PairPlacer::place(const KeyBatch& keys, Placement& a, Placement& b) const {
+  if (!fused_) {
+    a_.place(keys, a);
+    b_.place(keys, b);
+    return;
+  }
+  prepare(a, keys.size(), options_, fused_->domain_count[0], true);
+  prepare(b, keys.size(), options_, fused_->domain_count[1], true);
+  Placement* outs[] = {&a, &b};
+  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs);
 }
 
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,

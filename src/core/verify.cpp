@@ -90,6 +90,44 @@ ClusterSpec random_cluster(std::mt19937_64& rng) {
   return spec;
 }
 
+// The target view of a plan: nodes added, removed, reweighted or relabelled, or several of
+// those at once; the same seed and hash mode, so hrw plan fuses the two placements (unless
+// a reweight makes an unweighted view weighted: then it falls back to two).
+ClusterSpec changed_cluster(std::mt19937_64& rng, const ClusterSpec& from) {
+  ClusterSpec to = from;
+  to.version = from.version + 1;
+  bool weighted = false;
+  for (const NodeSpec& n : to.nodes) weighted = weighted || n.weight.has_value();
+  const auto changes = 1 + rng() % 15;  // bits: add, remove, reweight, relabel
+  if (changes & 1) {
+    std::set<std::string> ids;
+    for (const NodeSpec& n : to.nodes) ids.insert(n.id);
+    for (std::size_t k = 1 + rng() % 3; k > 0;) {
+      NodeSpec node;
+      node.id = rng() % 2 ? fmt::format("node-{}", to.nodes.size() + rng() % 50) : random_bytes(rng, 1, 12);
+      if (!ids.insert(node.id).second) continue;
+      if (weighted) node.weight = 0.01 + static_cast<double>(rng() % 10000) / 100.0;
+      if (rng() % 7 != 0) node.labels.emplace_back("zone", fmt::format("z{}", rng() % 6));
+      to.nodes.push_back(std::move(node));
+      --k;
+    }
+  }
+  if ((changes & 2) && to.nodes.size() > 1)
+    for (std::size_t k = 1 + rng() % std::min<std::size_t>(3, to.nodes.size() - 1); k > 0; --k)
+      to.nodes.erase(to.nodes.begin() + static_cast<std::ptrdiff_t>(rng() % to.nodes.size()));
+  if ((changes & 4) && (weighted || rng() % 8 == 0))
+    for (std::size_t k = 1 + rng() % 3; k > 0; --k)
+      to.nodes[rng() % to.nodes.size()].weight = 0.01 + static_cast<double>(rng() % 10000) / 100.0;
+  if (changes & 8)
+    for (std::size_t k = 1 + rng() % 3; k > 0; --k) {
+      NodeSpec& node = to.nodes[rng() % to.nodes.size()];
+      node.labels.clear();
+      if (rng() % 5 != 0) node.labels.emplace_back("zone", fmt::format("z{}", rng() % 6));
+    }
+  std::shuffle(to.nodes.begin(), to.nodes.end(), rng);
+  return to;
+}
+
 KeyBatch random_keys(std::mt19937_64& rng, std::size_t count) {
   KeyBatch keys;
   const auto mode = rng() % 3;
@@ -128,6 +166,25 @@ std::string describe_key(const ClusterView& view, const KeyBatch& keys, const Pl
       o.distinct_label.empty() ? "" : " distinct " + o.distinct_label, list(want), list(got));
 }
 
+// Compares got with want key by key (nodes, scores bit for bit, partial) into res.
+void compare(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& o,
+             const Placement& want, const Placement& got, std::size_t trial,
+             const char* what, VerifyTargetResult& res) {
+  res.pairs += keys.size() * view.size();
+  ++res.placements;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    bool same = got.partial == want.partial && got.replicas == want.replicas &&
+                got.scores.size() == want.scores.size();
+    for (std::uint32_t j = 0; same && j < o.replicas; ++j) {
+      const std::size_t at = i * o.replicas + j;
+      same = got.nodes[at] == want.nodes[at] &&
+             (want.scores.empty() || same_double(got.scores[at], want.scores[at]));
+    }
+    if (!same && res.mismatches++ == 0)
+      res.first_mismatch = what + describe_key(view, keys, o, want, got, i, trial);
+  }
+}
+
 }  // namespace
 
 std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
@@ -142,7 +199,8 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
   std::uint64_t pairs = 0;
   {
     for (std::size_t trial = 0; trial == 0 || pairs < options.pairs; ++trial) {
-      const ClusterView view(random_cluster(rng));
+      const ClusterSpec spec = random_cluster(rng);
+      const ClusterView view(spec);
       const std::size_t n = view.size();
       const std::size_t max_keys = std::max<std::size_t>(1, 60000 / n);
       const KeyBatch keys = random_keys(rng, std::min<std::size_t>(3000, rng() % max_keys + (rng() % 4 == 0 ? 0 : 1)));
@@ -172,25 +230,30 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
         o.engine = Engine::simd;
         for (std::size_t ti = 0; ti < targets.size(); ++ti) {
           const ScopedTarget on(targets[ti].bits);
-          const Placement got = place(view, keys, o);
-          VerifyTargetResult& res = results[ti];
-          res.pairs += keys.size() * n;
-          ++res.placements;
-          for (std::size_t i = 0; i < keys.size(); ++i) {
-            bool same = got.partial == want.partial && got.replicas == want.replicas &&
-                        got.scores.size() == want.scores.size();
-            for (std::uint32_t j = 0; same && j < o.replicas; ++j) {
-              const std::size_t at = i * o.replicas + j;
-              same = got.nodes[at] == want.nodes[at] &&
-                     (want.scores.empty() || same_double(got.scores[at], want.scores[at]));
-            }
-            if (!same) {
-              if (res.mismatches++ == 0)
-                res.first_mismatch = describe_key(view, keys, o, want, got, i, trial);
-            }
-          }
+          compare(view, keys, o, want, place(view, keys, o), trial, "", results[ti]);
         }
         pairs += keys.size() * n;
+      }
+
+      // A plan's two views placed together (PairPlacer: one walk of the union trie per
+      // key when they can share it) against two reference placements.
+      const ClusterView to(changed_cluster(rng, spec));
+      const std::uint32_t max_pair_r =
+          static_cast<std::uint32_t>(std::min<std::size_t>({5, n, to.size()}));
+      for (PlaceOptions o : configs) {
+        o.replicas = std::min(o.replicas, max_pair_r);
+        o.threads = options.threads;
+        o.engine = Engine::reference;
+        const Placement want_a = place(view, keys, o), want_b = place(to, keys, o);
+        o.engine = Engine::simd;
+        for (std::size_t ti = 0; ti < targets.size(); ++ti) {
+          const ScopedTarget on(targets[ti].bits);
+          Placement got_a, got_b;
+          PairPlacer(view, to, o).place(keys, got_a, got_b);
+          compare(view, keys, o, want_a, got_a, trial, "plan source view: ", results[ti]);
+          compare(to, keys, o, want_b, got_b, trial, "plan target view: ", results[ti]);
+        }
+        pairs += keys.size() * (n + to.size());
       }
     }
   }

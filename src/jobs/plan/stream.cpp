@@ -1,5 +1,6 @@
 // The one bulk path: read -> place (every view) -> digest -> consume, as a oneTBB pipeline.
 #include <chrono>
+#include <optional>
 
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -33,16 +34,30 @@ std::atomic<std::uint64_t>* stage(StageTimes* times, std::atomic<std::uint64_t> 
   return times ? &(times->*which) : nullptr;
 }
 
-std::vector<BatchPlacer> compile_views(const std::vector<const ClusterView*>& views,
-                                       const PlaceOptions& options) {
-  std::vector<BatchPlacer> placers;
-  for (const ClusterView* view : views) placers.emplace_back(*view, options);
-  return placers;
-}
+// Every view compiled once; two views (a plan) as one PairPlacer, which walks the union
+// of their ids once per key when they allow it.
+class Placers {
+ public:
+  Placers(const std::vector<const ClusterView*>& views, const PlaceOptions& options) {
+    if (views.size() == 2)
+      pair_.emplace(*views[0], *views[1], options);
+    else
+      for (const ClusterView* view : views) each_.emplace_back(*view, options);
+  }
+  void place(const KeyBatch& keys, std::vector<Placement>& out) const {
+    out.resize(pair_ ? 2 : each_.size());
+    if (pair_) return pair_->place(keys, out[0], out[1]);
+    for (std::size_t v = 0; v < each_.size(); ++v) each_[v].place(keys, out[v]);
+  }
+
+ private:
+  std::vector<BatchPlacer> each_;
+  std::optional<PairPlacer> pair_;
+};
 
 struct Stream {
   KeySource& source;
-  std::vector<BatchPlacer> placers;
+  Placers placers;
   std::size_t chunk_keys;
   const ChunkHandlers& handlers;
   StageTimes* times;
@@ -54,9 +69,7 @@ struct Stream {
   void place_and_digest(ChunkWork& work) const {
     {
       StageClock clock(stage(times, &StageTimes::place));
-      work.placements.resize(placers.size());
-      for (std::size_t v = 0; v < placers.size(); ++v)
-        placers[v].place(work.chunk.keys, work.placements[v]);
+      placers.place(work.chunk.keys, work.placements);
     }
     StageClock clock(stage(times, &StageTimes::digest));
     if (handlers.digest) handlers.digest(work);
@@ -112,7 +125,7 @@ void stream_placements(KeySource& source, const std::vector<const ClusterView*>&
   StageClock wall(stage(options.times, &StageTimes::wall));
   PlaceOptions per_chunk = options.place;
   per_chunk.threads = 1;  // the parallelism is across chunks
-  Stream s{source, compile_views(views, per_chunk), options.chunk_keys, handlers, options.times};
+  Stream s{source, Placers(views, per_chunk), options.chunk_keys, handlers, options.times};
   const unsigned threads = options.place.threads;
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));

@@ -1,0 +1,37 @@
+// kernels::run_pair_batch: a plan's two views in one walk of their union trie per key
+// (kernel_api.hpp): one FNV-1a/fmix32 per union node, a selection per view only where the
+// views differ. One Highway source for every target, picked at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "pair_batch.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "runner-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hrw {
+namespace kernels {
+namespace HWY_NAMESPACE {
+
+void RunPairBatchImpl(const KernelPlan& plan, const uint32_t* states, size_t n,
+                      const KernelOutput* out) {
+  RunPlan<3>(plan, states, n, out);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hrw
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace hrw::kernels {
+
+HWY_EXPORT(RunPairBatchImpl);
+
+void run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                    const KernelOutput out[2]) {
+  HWY_DYNAMIC_DISPATCH(RunPairBatchImpl)(plan, states, n, out);
+}
+
+}  // namespace hrw::kernels
+#endif  // HWY_ONCE

@@ -1,0 +1,469 @@
+// The batch runner: the trie walk (trie_walk-inl.h) with a rank policy (policies-inl.h)
+// and a selection per candidate list (top_r-inl.h), for one view (kLists = 1) or for the
+// two views of a plan in one walk of their union (kLists = 3; see kernel_api.hpp).
+#if defined(HRW_KERNELS_RUNNER_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HRW_KERNELS_RUNNER_INL_H_
+#undef HRW_KERNELS_RUNNER_INL_H_
+#else
+#define HRW_KERNELS_RUNNER_INL_H_
+#endif
+
+#include "hwy/highway.h"
+#include "hwy/aligned_allocator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernel_api.hpp"
+#include "policies-inl.h"
+#include "top_r-inl.h"
+#include "trie_walk-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hrw {
+namespace kernels {
+namespace HWY_NAMESPACE {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The kernels' working memory, kept per thread: the streaming commands call the kernels
+// for every chunk of a few thousand keys, so it grows to the largest plan seen and is
+// then reused instead of being allocated per call.
+class Scratch {
+ public:
+  uint8_t* Reserve(size_t bytes) {
+    if (bytes > size_) {
+      buf_ = hwy::AllocateAligned<uint8_t>(bytes);
+      size_ = bytes;
+    }
+    return buf_.get();
+  }
+
+ private:
+  hwy::AlignedFreeUniquePtr<uint8_t[]> buf_;
+  size_t size_ = 0;
+};
+
+inline Scratch& ThreadScratch() {
+  static thread_local Scratch scratch;
+  return scratch;
+}
+
+template <class P, size_t kLists>
+class Runner {
+ public:
+  using DU = typename P::DU;
+  using DS = typename P::DS;
+  using TS = typename P::TS;
+  using VU = hn::Vec<DU>;
+  using VS = hn::Vec<DS>;
+  static_assert(kLists == 1 || kLists == 3, "one view, or a plan's two");
+  static constexpr size_t kViews = kLists == 1 ? 1 : 2;
+  static constexpr size_t kSlots = kMaxKernelReplicas;  // vectors per candidate list
+
+  Runner(const KernelPlan& plan, const P& policy, const KernelOutput* out)
+      : plan_(plan), p_(policy), out_(out) {
+    L_ = hn::Lanes(du_);
+    for (size_t l = 0; l < kLists; ++l) {
+      const KernelView& side = plan.views[l == 2 ? 1 : 0];
+      w_[l] = plan.weighted ? side.weights.data() : nullptr;
+      first_[l] = 0;
+    }
+    if constexpr (kLists > 1) {
+      bool found[kLists] = {};
+      for (const Op& op : plan.program.ops)
+        for (size_t l = 0; l < kLists; ++l)
+          if (op.kind == kLeaf && !found[l] && ((op.lists >> l) & 1)) {
+            found[l] = true;
+            first_[l] = op.node;
+          }
+    }
+    size_t dom = 0;
+    for (size_t v = 0; v < kViews; ++v) {
+      dom_off_[v] = dom;
+      if (plan.distinct) dom += plan.views[v].domain_count;
+    }
+    // One block, carved in pieces rounded to 256 bytes (any vector's alignment).
+    const size_t L = L_;
+    const size_t sizes[] = {
+        std::max<size_t>(plan.program.slots, 1) * 4 * L * sizeof(uint32_t),  // stack
+        4 * L * sizeof(uint32_t),                                              // pad
+        kLists * kSlots * L * sizeof(TS), kLists * kSlots * L * sizeof(TS),   // lists
+        kSlots * L * sizeof(TS), kSlots * L * sizeof(TS),                     // merge
+        2 * kPend * L * sizeof(TS), kPend * L * sizeof(TS),                   // pending
+        std::max<size_t>(dom, 1) * L * sizeof(TS), std::max<size_t>(dom, 1) * L * sizeof(TS)};
+    size_t total = 0;
+    for (size_t s : sizes) total += (s + 255) / 256 * 256;
+    uint8_t* p = ThreadScratch().Reserve(total);
+    uint8_t* piece[10];
+    for (size_t k = 0; k < 10; ++k) {
+      piece[k] = p;
+      p += (sizes[k] + 255) / 256 * 256;
+    }
+    stack_ = reinterpret_cast<uint32_t*>(piece[0]);
+    pad_ = reinterpret_cast<uint32_t*>(piece[1]);
+    list_s_ = reinterpret_cast<TS*>(piece[2]);
+    list_i_ = reinterpret_cast<TS*>(piece[3]);
+    merge_s_ = reinterpret_cast<TS*>(piece[4]);
+    merge_i_ = reinterpret_cast<TS*>(piece[5]);
+    pend_ = reinterpret_cast<TS*>(piece[6]);
+    keys_ = reinterpret_cast<TS*>(piece[7]);
+    dom_s_ = reinterpret_cast<TS*>(piece[8]);
+    dom_i_ = reinterpret_cast<TS*>(piece[9]);
+  }
+
+  void Run(const uint32_t* states, size_t n) {
+    const uint32_t sel = plan_.select;
+    if (!plan_.distinct && sel == 1) {
+      if constexpr (P::kWeighted) return RunOwnerWeighted(states, n);
+      else return RunOwnerWide(states, n);
+    }
+    switch (sel) {
+      case 1: return RunTop<1>(states, n);
+      case 2: return RunTop<2>(states, n);
+      case 3: return RunTop<3>(states, n);
+      case 4: return RunTop<4>(states, n);
+      default: return RunTop<kMaxKernelReplicas>(states, n);
+    }
+  }
+
+ private:
+  static constexpr size_t kPend = 8;
+  // Unweighted R = 1: kWays key vectors per pass (4 where there are 32 vector registers).
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
+  static constexpr size_t kWays = 2;
+#else
+  static constexpr size_t kWays = 4;
+#endif
+
+  TS* ListS(size_t l) const { return list_s_ + l * kSlots * L_; }
+  TS* ListI(size_t l) const { return list_i_ + l * kSlots * L_; }
+  double Weight(size_t l, uint32_t node) const { return w_[l] ? w_[l][node] : 1.0; }
+
+  // The states of keys [base, base + count) padded to `lanes` lanes, into stack slot 0.
+  void LoadGroup(const uint32_t* states, size_t base, size_t count, size_t lanes) {
+    const uint32_t* src = states + base;
+    if (count != lanes) {
+      std::memcpy(pad_, states + base, count * sizeof(uint32_t));
+      std::memset(pad_ + count, 0, (lanes - count) * sizeof(uint32_t));
+      src = pad_;
+    }
+    for (size_t k = 0; k < lanes; k += L_) hn::Store(hn::LoadU(du_, src + k), du_, stack_ + k);
+  }
+
+  // Empty owner lists 1.. (kLists > 1) for `vectors` key vectors.
+  void ClearOwnerLists(size_t vectors, TS lowest) {
+    for (size_t l = 1; l < kLists; ++l)
+      for (size_t k = 0; k < vectors; ++k) {
+        hn::Store(hn::Set(ds_, lowest), ds_, ListS(l) + k * L_);
+        hn::Store(hn::Set(ds_, static_cast<TS>(first_[l])), ds_, ListI(l) + k * L_);
+      }
+  }
+
+  // Offers one key vector's candidate to the owner slot (best, idx) in memory.
+  HWY_INLINE void Offer(TS* HWY_RESTRICT best, TS* HWY_RESTRICT idx, VS pre, VS ci, double w) {
+    const VS b = hn::Load(ds_, best);
+    if (p_.CannotBeat(ds_, pre, b, w)) return;
+    const VS s = p_.Key(ds_, pre, w);
+    const auto gt = hn::Gt(s, b);
+    hn::Store(hn::IfThenElse(gt, s, b), ds_, best);
+    hn::Store(hn::IfThenElse(gt, ci, hn::Load(ds_, idx)), ds_, idx);
+  }
+
+  // Writes view v's choices of keys [base, base + count): key i's j-th choice is
+  // (s, idx)[j * L + i] (an owner pass: j = 0 and i up to the ways' lanes).
+  void Emit(size_t base, size_t count, size_t v, size_t slots, const TS* s, const TS* idx) {
+    const KernelOutput& o = out_[v];
+    const uint32_t* map = plan_.views[v].index.data();
+    for (size_t i = 0; i < count; ++i)
+      for (size_t j = 0; j < slots; ++j) {
+        const auto u = static_cast<uint32_t>(idx[j * L_ + i]);
+        o.nodes[(base + i) * o.stride + j] = kViews == 1 ? u : map[u];
+        if (o.rank) o.rank[(base + i) * o.stride + j] = P::Rank(s[j * L_ + i]);
+      }
+  }
+
+  // The owners of keys [base, base + count): list 0's in merge_, each view's own list's in
+  // ListS/ListI(1 + v); view v's owner is the better of the two (score desc, node asc).
+  void EmitOwners(size_t base, size_t count) {
+    if constexpr (kLists == 1) {
+      Emit(base, count, 0, 1, merge_s_, merge_i_);
+    } else {
+      const bool has0 = plan_.list_leaves[0] != 0;
+      for (size_t v = 0; v < kViews; ++v) {
+        const bool has_own = plan_.list_leaves[1 + v] != 0;
+        const TS* os = ListS(1 + v);
+        const TS* oi = ListI(1 + v);
+        const KernelOutput& o = out_[v];
+        const uint32_t* map = plan_.views[v].index.data();
+        for (size_t i = 0; i < count; ++i) {
+          const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
+                                                 (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
+          const TS s = own ? os[i] : merge_s_[i];
+          o.nodes[(base + i) * o.stride] = map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
+          if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
+        }
+      }
+    }
+  }
+
+  // Unweighted R = 1: list 0's best score and node of each lane in registers; the few
+  // leaves of the other lists (a plan's added, removed or reweighted nodes) in memory.
+  void RunOwnerWide(const uint32_t* states, size_t n) {
+    const size_t L = L_, G = kWays * L;
+    const TS lowest = hwy::LowestValue<TS>();
+    for (size_t base = 0; base < n; base += G) {
+      const size_t count = std::min(G, n - base);
+      LoadGroup(states, base, count, G);
+      // The list's first leaf fills the slot: every score is >= LowestValue, and its index
+      // is the initial one.
+      VS best0 = hn::Set(ds_, lowest), best1 = best0, best2 = best0, best3 = best0;
+      VS idx0 = hn::Set(ds_, static_cast<TS>(first_[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
+      if constexpr (kLists > 1) ClearOwnerLists(kWays, lowest);
+      WalkTrie<kWays>(du_, plan_.program, stack_,
+                      [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
+        const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
+        const VS s0 = p_.Pre(du_, ds_, h0);
+        const VS s1 = p_.Pre(du_, ds_, h1);
+        const VS s2 = kWays == 4 ? p_.Pre(du_, ds_, h2) : s0;
+        const VS s3 = kWays == 4 ? p_.Pre(du_, ds_, h3) : s0;
+        if (kLists == 1 || op.lists == 1) {
+          const auto gt0 = hn::Gt(s0, best0);
+          const auto gt1 = hn::Gt(s1, best1);
+          best0 = hn::IfThenElse(gt0, s0, best0);
+          best1 = hn::IfThenElse(gt1, s1, best1);
+          idx0 = hn::IfThenElse(gt0, ci, idx0);
+          idx1 = hn::IfThenElse(gt1, ci, idx1);
+          if constexpr (kWays == 4) {
+            const auto gt2 = hn::Gt(s2, best2);
+            const auto gt3 = hn::Gt(s3, best3);
+            best2 = hn::IfThenElse(gt2, s2, best2);
+            best3 = hn::IfThenElse(gt3, s3, best3);
+            idx2 = hn::IfThenElse(gt2, ci, idx2);
+            idx3 = hn::IfThenElse(gt3, ci, idx3);
+          }
+          return;
+        }
+        for (size_t l = 1; l < kLists; ++l) {
+          if (!((op.lists >> l) & 1)) continue;
+          Offer(ListS(l), ListI(l), s0, ci, 1.0);
+          Offer(ListS(l) + L, ListI(l) + L, s1, ci, 1.0);
+          if constexpr (kWays == 4) {
+            Offer(ListS(l) + 2 * L, ListI(l) + 2 * L, s2, ci, 1.0);
+            Offer(ListS(l) + 3 * L, ListI(l) + 3 * L, s3, ci, 1.0);
+          }
+        }
+      });
+      hn::Store(best0, ds_, merge_s_);
+      hn::Store(best1, ds_, merge_s_ + L);
+      hn::Store(idx0, ds_, merge_i_);
+      hn::Store(idx1, ds_, merge_i_ + L);
+      if constexpr (kWays == 4) {
+        hn::Store(best2, ds_, merge_s_ + 2 * L);
+        hn::Store(best3, ds_, merge_s_ + 3 * L);
+        hn::Store(idx2, ds_, merge_i_ + 2 * L);
+        hn::Store(idx3, ds_, merge_i_ + 3 * L);
+      }
+      EmitOwners(base, count);
+    }
+  }
+
+  // Weighted R = 1. The gate (Weighted::CannotBeat) decides most candidates without a
+  // logarithm; the rest are queued (up to kPend per key vector, in node order) and their
+  // logarithms are computed together, so the long ln chains overlap instead of each one
+  // waiting for the previous best (and the gate's branch no longer waits for a logarithm).
+  // The gate compares with the best as of the last flush: best only grows, so "cannot beat
+  // the older best" still proves the candidate would not replace the current one (strict
+  // Gt), and queued candidates are merged in node order with strict Gt: the same result as
+  // one at a time. That is list 0; the other lists' few leaves are offered one at a time.
+  HWY_INLINE void Flush(const TS* pu, const uint32_t* pn, size_t np, VS& best, VS& idx) {
+    const size_t L = L_;
+    for (size_t j = 0; j < np; ++j) {
+      const VS l = DetLn(ds_, hn::Load(ds_, pu + j * L));
+      const double w = w_[0][pn[j]];
+      hn::Store(w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w)), ds_, keys_ + j * L);  // x/1 == x
+    }
+    for (size_t j = 0; j < np; ++j) {
+      const VS sj = hn::Load(ds_, keys_ + j * L);
+      const auto gt = hn::Gt(sj, best);
+      best = hn::IfThenElse(gt, sj, best);
+      idx = hn::IfThenElse(gt, hn::Set(ds_, static_cast<TS>(pn[j])), idx);
+    }
+  }
+  void RunOwnerWeighted(const uint32_t* states, size_t n) {
+    const size_t L = L_, G = 2 * L;
+    const VS ninf = hn::Set(ds_, -HUGE_VAL);
+    TS* pend0 = pend_;
+    TS* pend1 = pend_ + kPend * L;
+    for (size_t base = 0; base < n; base += G) {
+      const size_t count = std::min(G, n - base);
+      LoadGroup(states, base, count, G);
+      VS best0 = ninf, best1 = ninf;  // every key ln(u)/w is finite: the first replaces -inf
+      VS idx0 = hn::Set(ds_, static_cast<TS>(first_[0])), idx1 = idx0;
+      if constexpr (kLists > 1) ClearOwnerLists(2, -HUGE_VAL);
+      uint32_t pn0[kPend], pn1[kPend];
+      size_t np0 = 0, np1 = 0;
+      WalkTrie<2>(du_, plan_.program, stack_, [&](const Op& op, VU h0, VU h1, VU, VU) HWY_ATTR {
+        const VS u0 = p_.Pre(du_, ds_, h0);
+        const VS u1 = p_.Pre(du_, ds_, h1);
+        if (kLists > 1 && op.lists != 1) {
+          const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
+          for (size_t l = 1; l < kLists; ++l) {
+            if (!((op.lists >> l) & 1)) continue;
+            const double w = Weight(l, op.node);
+            Offer(ListS(l), ListI(l), u0, ci, w);
+            Offer(ListS(l) + L, ListI(l) + L, u1, ci, w);
+          }
+          return;
+        }
+        const double w = w_[0][op.node];
+        // Queue without a data-dependent branch: store, then count it only if needed.
+        hn::Store(u0, ds_, pend0 + np0 * L);
+        hn::Store(u1, ds_, pend1 + np1 * L);
+        pn0[np0] = op.node;
+        pn1[np1] = op.node;
+        np0 += p_.CannotBeat(ds_, u0, best0, w) ? 0 : 1;
+        np1 += p_.CannotBeat(ds_, u1, best1, w) ? 0 : 1;
+        if (np0 == kPend) {
+          Flush(pend0, pn0, np0, best0, idx0);
+          np0 = 0;
+        }
+        if (np1 == kPend) {
+          Flush(pend1, pn1, np1, best1, idx1);
+          np1 = 0;
+        }
+      });
+      Flush(pend0, pn0, np0, best0, idx0);
+      Flush(pend1, pn1, np1, best1, idx1);
+      hn::Store(best0, ds_, merge_s_);
+      hn::Store(best1, ds_, merge_s_ + L);
+      hn::Store(idx0, ds_, merge_i_);
+      hn::Store(idx1, ds_, merge_i_ + L);
+      EmitOwners(base, count);
+    }
+  }
+
+  // Top-kR (kR >= every view's select), with or without failure domains. One key vector
+  // per pass; the kR sorted (score, node) slots of each lane live in L1.
+  template <size_t kR>
+  void RunTop(const uint32_t* states, size_t n) {
+    const size_t L = L_;
+    const bool distinct = plan_.distinct;
+    const TS lowest = hwy::LowestValue<TS>();
+    for (size_t base = 0; base < n; base += L) {
+      const size_t count = std::min(L, n - base);
+      LoadGroup(states, base, count, L);
+      for (size_t l = 0; l < kLists; ++l)
+        for (size_t j = 0; j < kR; ++j) {
+          hn::Store(hn::Set(ds_, lowest), ds_, ListS(l) + j * L);
+          hn::Store(hn::Set(ds_, static_cast<TS>(-1)), ds_, ListI(l) + j * L);
+        }
+      size_t seen[kLists] = {};  // leaves offered to each list so far
+      WalkTrie<1>(du_, plan_.program, stack_, [&](const Op& op, VU h, VU, VU, VU) HWY_ATTR {
+        const VS pre = p_.Pre(du_, ds_, h);
+        const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
+        if (!distinct) {
+          for (size_t l = 0; l < kLists; ++l) {
+            if (kLists > 1 && !((op.lists >> l) & 1)) continue;
+            const size_t fill = seen[l]++;
+            const double w = Weight(l, op.node);
+            TS* best = ListS(l);
+            if (fill >= kR && p_.CannotBeat(ds_, pre, hn::Load(ds_, best + (kR - 1) * L), w))
+              continue;
+            Insert<kR, false>(ds_, best, ListI(l), p_.Key(ds_, pre, w), ci, std::min(fill, kR));
+          }
+          return;
+        }
+        // Each view's domain representatives; the key is computed once per distinct weight.
+        VS key = pre;
+        double key_w = -1.0;  // weights are > 0: no key yet
+        for (size_t v = 0; v < kViews; ++v) {
+          const KernelView& side = plan_.views[v];
+          if (kViews > 1 && side.index[op.node] == kAbsent) continue;
+          const size_t d = dom_off_[v] + side.domain[op.node];
+          TS* ps = dom_s_ + d * L;
+          TS* pi = dom_i_ + d * L;
+          const double w = plan_.weighted ? side.weights[op.node] : 1.0;
+          if (side.first_in_domain[op.node]) {
+            if (key_w != w) {
+              key = p_.Key(ds_, pre, w);
+              key_w = w;
+            }
+            hn::Store(key, ds_, ps);
+            hn::Store(ci, ds_, pi);
+            continue;
+          }
+          const VS bs = hn::Load(ds_, ps);
+          if (p_.CannotBeat(ds_, pre, bs, w)) continue;
+          if (key_w != w) {
+            key = p_.Key(ds_, pre, w);
+            key_w = w;
+          }
+          const auto gt = hn::Gt(key, bs);  // strict: ties keep the earlier (smaller) id
+          hn::Store(hn::IfThenElse(gt, key, bs), ds_, ps);
+          hn::Store(hn::IfThenElse(gt, ci, hn::Load(ds_, pi)), ds_, pi);
+        }
+      });
+      for (size_t v = 0; v < kViews; ++v) {
+        const uint32_t select = plan_.views[v].select;
+        if (distinct) {
+          // Walking the ranking and skipping taken domains accepts exactly each domain's
+          // best node, in ranking order: the top-R of the representatives under
+          // (score desc, node index asc).
+          TS* best = ListS(v);
+          TS* idx = ListI(v);
+          const size_t domains = plan_.views[v].domain_count;
+          for (size_t d = 0; d < domains; ++d)
+            Insert<kR, true>(ds_, best, idx, hn::Load(ds_, dom_s_ + (dom_off_[v] + d) * L),
+                             hn::Load(ds_, dom_i_ + (dom_off_[v] + d) * L), d < kR ? d : kR);
+          Emit(base, count, v, select, best, idx);
+        } else if (kLists == 1) {
+          Emit(base, count, v, select, ListS(0), ListI(0));
+        } else {
+          // View v's top-kR = list 0's merged with list 1 + v's.
+          std::memcpy(merge_s_, ListS(0), kR * L * sizeof(TS));
+          std::memcpy(merge_i_, ListI(0), kR * L * sizeof(TS));
+          const size_t have0 = std::min<size_t>(plan_.list_leaves[0], kR);
+          const size_t own = std::min<size_t>(plan_.list_leaves[1 + v], kR);
+          for (size_t j = 0; j < own; ++j)
+            Insert<kR, true>(ds_, merge_s_, merge_i_, hn::Load(ds_, ListS(1 + v) + j * L),
+                             hn::Load(ds_, ListI(1 + v) + j * L), std::min(have0 + j, kR));
+          Emit(base, count, v, select, merge_s_, merge_i_);
+        }
+      }
+    }
+  }
+
+  const KernelPlan& plan_;
+  P p_;
+  const KernelOutput* out_;
+  DU du_;
+  DS ds_;
+  size_t L_ = 0;
+  const double* w_[kLists];
+  uint32_t first_[kLists];
+  size_t dom_off_[kViews];
+  uint32_t* stack_;
+  uint32_t* pad_;
+  TS *list_s_, *list_i_, *merge_s_, *merge_i_, *pend_, *keys_, *dom_s_, *dom_i_;
+};
+
+// Runs plan on n key states with the policy of its rank rule.
+template <size_t kLists>
+HWY_INLINE void RunPlan(const KernelPlan& plan, const uint32_t* states, size_t n,
+                        const KernelOutput* out) {
+  if (n == 0) return;
+  if (plan.weighted) {
+    Runner<Weighted, kLists>(plan, Weighted{plan.fmix}, out).Run(states, n);
+  } else {
+    Runner<Unweighted, kLists>(plan, Unweighted{plan.fmix}, out).Run(states, n);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hrw
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard (per target)

@@ -1,0 +1,104 @@
+// ClusterView(s) -> KernelPlan: the union of the ids as a trie program, and each view's
+// node index, weight and domain per program node (see kernel_api.hpp).
+#include "kernel_plan.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+
+#include "node_trie.hpp"
+
+namespace hrw::kernels {
+namespace {
+
+// The memcmp-sorted union of the views' (sorted) ids.
+std::vector<std::string_view> union_ids(const std::vector<const ClusterView*>& views) {
+  std::vector<std::string_view> ids;
+  for (const ClusterView* v : views)
+    for (const Node& n : v->nodes()) ids.push_back(n.id);
+  std::sort(ids.begin(), ids.end(), id_less);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+KernelView side_of(const ClusterView& view, const std::vector<std::string_view>& ids,
+                   const PlaceOptions& options, bool weighted, bool distinct) {
+  KernelView side;
+  side.index.assign(ids.size(), kAbsent);
+  std::size_t i = 0;  // both lists are memcmp-sorted: one merge pass
+  for (std::uint32_t u = 0; u < ids.size() && i < view.size(); ++u)
+    if (view.node(static_cast<std::uint32_t>(i)).id == ids[u]) side.index[u] = static_cast<std::uint32_t>(i++);
+  if (i != view.size()) throw std::logic_error("kernel plan: a view id is missing from the union");
+  if (weighted) {
+    side.weights.assign(ids.size(), 0.0);
+    for (std::uint32_t u = 0; u < ids.size(); ++u)
+      if (side.index[u] != kAbsent) side.weights[u] = view.node(side.index[u]).weight;
+  }
+  const std::uint32_t domain_count = options.distinct_label.empty()
+                                         ? static_cast<std::uint32_t>(view.size())
+                                         : view.domain_count(options.distinct_label);
+  side.select = std::min(options.replicas, domain_count);
+  if (distinct) {
+    const std::vector<std::uint32_t> domains = view.domains(options.distinct_label);
+    side.domain.assign(ids.size(), 0);
+    side.first_in_domain.assign(ids.size(), 0);
+    std::vector<bool> seen(domain_count, false);
+    for (std::uint32_t u = 0; u < ids.size(); ++u) {
+      if (side.index[u] == kAbsent) continue;
+      const std::uint32_t d = domains[side.index[u]];
+      side.domain[u] = d;
+      side.first_in_domain[u] = seen[d] ? 0 : 1;
+      seen[d] = true;
+    }
+    side.domain_count = domain_count;
+  }
+  return side;
+}
+
+}  // namespace
+
+bool can_fuse(const ClusterView& a, const ClusterView& b) {
+  // Hierarchical views (contract §6) are placed level by level, never through one trie.
+  if (a.hierarchy() || b.hierarchy()) return false;
+  return a.seed() == b.seed() && a.hash() == b.hash() && a.weighted() == b.weighted();
+}
+
+KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const PlaceOptions& options) {
+  if (views.empty() || views.size() > 2 || (views.size() == 2 && !can_fuse(*views[0], *views[1])))
+    throw std::logic_error("kernel plan: one view, or two that share seed, hash and rank rule");
+  const ClusterView& first = *views[0];
+  KernelPlan plan;
+  const std::vector<std::string_view> ids = union_ids(views);
+  plan.program = build_trie_program(ids);
+  plan.fmix = first.hash() == HashMode::fnv1a_fmix;
+  plan.weighted = first.weighted();
+  // Domains matter only when some domain holds two nodes and more than one is chosen:
+  // the best node overall is always its domain's representative.
+  const std::uint32_t r = options.replicas;
+  for (const ClusterView* v : views)
+    plan.distinct = plan.distinct || (!options.distinct_label.empty() && r > 1 &&
+                                      v->domain_count(options.distinct_label) < v->size());
+  for (const ClusterView* v : views) {
+    plan.views.push_back(side_of(*v, ids, options, plan.weighted, plan.distinct));
+    plan.select = std::max(plan.select, plan.views.back().select);
+  }
+  // List 0: in every view with the same rank rule; list 1 + v: view v's other leaves.
+  for (Op& op : plan.program.ops) {
+    if (op.kind != kLeaf) continue;
+    bool shared = true;
+    for (const KernelView& side : plan.views)
+      shared = shared && side.index[op.node] != kAbsent &&
+               (!plan.weighted || side.weights[op.node] == plan.views[0].weights[op.node]);
+    op.lists = 0;
+    if (shared) {
+      op.lists = 1;
+    } else {
+      for (std::size_t v = 0; v < plan.views.size(); ++v)
+        if (plan.views[v].index[op.node] != kAbsent) op.lists |= 2u << v;
+    }
+    for (std::uint32_t l = 0; l < 3; ++l) plan.list_leaves[l] += (op.lists >> l) & 1;
+  }
+  return plan;
+}
+
+}  // namespace hrw::kernels

@@ -1,0 +1,21 @@
+// Compiles one view, or the two views of a plan, for the kernels (kernel_api.hpp): the one
+// place where a ClusterView becomes a KernelPlan (BatchPlacer and the benchmarks use it).
+#pragma once
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/placement.hpp"
+#include "kernel_api.hpp"
+
+namespace hrw::kernels {
+
+// Whether two views can share one walk of their union trie: the same seed (the key states
+// are shared), hash mode and rank rule (both weighted or both not). Views with
+// hierarchies (contract §6) will need the same hierarchy too.
+bool can_fuse(const ClusterView& a, const ClusterView& b);
+
+// `views`: one view, or two that can_fuse. The options are the (validated) request;
+// options.replicas <= kMaxKernelReplicas.
+KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const PlaceOptions& options);
+
+}  // namespace hrw::kernels
