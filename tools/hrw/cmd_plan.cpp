@@ -11,8 +11,8 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
-#include "hrw/plan.hpp"
-#include "hrw/progress.hpp"
+#include "hrw/output.hpp"
+#include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
 
@@ -92,10 +92,13 @@ Runner add_plan(CLI::App& app) {
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
-    job.progress = Progress::stderr_is_tty();
+    ProgressLine progress;
+    job.progress = progress.callback();
     StageTimes times;
     if (args->stage_times) job.times = &times;
-    fmt::print(stderr, "{}", summary_text(run_plan(from, to, job)));
+    const PlanSummary summary = run_plan(from, to, job);
+    progress.finish();
+    fmt::print(stderr, "{}", summary_text(summary));
     if (args->stage_times) print_stage_times(times);
     return 0;
   };

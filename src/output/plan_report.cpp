@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "hrw/plan.hpp"
-#include "report/svg_chart.hpp"
+#include "hrw/output.hpp"
+#include "output/svg_chart.hpp"
 
 namespace hrw {
 
