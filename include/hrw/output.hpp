@@ -42,8 +42,8 @@ class MoveCsv {
  public:
   MoveCsv(const std::vector<std::string>& ids, bool with_bytes, bool with_requests);
   std::string header() const;
-  void append_row(std::string& out, std::uint64_t batch, const KeyChunk& chunk, std::size_t i,
-                  std::uint32_t from, std::uint32_t to) const;
+  void append_row(std::string& out, std::uint64_t batch, std::string_view key, std::uint32_t from,
+                  std::uint32_t to, std::uint64_t bytes, std::uint64_t requests) const;
 
  private:
   std::vector<std::string> ids_;  // CSV-ready
@@ -57,7 +57,8 @@ class BatchedMoveRows : public MoveSink {
   BatchedMoveRows(const MoveCsv& csv, std::uint64_t batch_size, std::string& out)
       : csv_(&csv), batch_size_(batch_size), out_(&out) {}
   void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override {
-    csv_->append_row(*out_, rows_++ / batch_size_ + 1, chunk, i, from, to);
+    csv_->append_row(*out_, rows_++ / batch_size_ + 1, chunk.keys[i], from, to, chunk.bytes_of(i),
+                     chunk.requests_of(i));
   }
 
  private:

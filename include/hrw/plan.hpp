@@ -28,6 +28,31 @@ struct NodeFlow {
   LoadCounts before, after, in, out, stayed;
 };
 
+// Per-node limits that turn a plan's batches into rounds (docs/plan.md, "Rounds").
+struct ScheduleLimits {
+  std::optional<std::uint64_t> max_moves_per_node;  // K: moves sent, and received, per round
+  std::optional<std::uint64_t> max_bytes_per_node;  // B: bytes sent, and received, per round
+  bool any() const { return max_moves_per_node || max_bytes_per_node; }
+};
+
+struct RoundStats {
+  std::uint64_t round = 0;  // from 1, as in moves.csv
+  std::uint64_t moves = 0, bytes = 0;
+  std::uint64_t peak_send = 0, peak_receive = 0;  // most moves one node sends / receives
+  std::uint64_t peak_send_bytes = 0, peak_receive_bytes = 0;
+};
+
+struct ScheduleSummary {
+  ScheduleLimits limits;
+  std::uint64_t rounds = 0;
+  // max(unit_bound, byte_bound): no schedule within the limits has fewer rounds.
+  std::uint64_t lower_bound = 0;
+  std::uint64_t unit_bound = 0;  // ⌈Δ / K⌉, Δ = most moves one node sends or receives
+  std::uint64_t byte_bound = 0;  // ⌈most bytes one node sends or receives / B⌉
+  std::uint64_t oversize_keys = 0;  // moves larger than B, each in a round of its own
+  std::vector<RoundStats> per_round;
+};
+
 struct PlanSummary {
   std::int64_t from_version = 0;
   std::int64_t to_version = 0;
@@ -42,6 +67,7 @@ struct PlanSummary {
   bool has_bytes = false;
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order
+  std::optional<ScheduleSummary> schedule;  // when limits were given: batches are rounds
 
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
@@ -124,6 +150,7 @@ struct PlanJob {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;  // empty: none
+  ScheduleLimits limits;  // any(): rounds instead of batches
   ProgressCallback progress;   // may be empty
   StageTimes* times = nullptr;  // benchmarks: filled when not null
 };

@@ -17,8 +17,9 @@ std::string MoveCsv::header() const {
   return h + "\n";
 }
 
-void MoveCsv::append_row(std::string& out, std::uint64_t batch, const KeyChunk& chunk,
-                         std::size_t i, std::uint32_t from, std::uint32_t to) const {
+void MoveCsv::append_row(std::string& out, std::uint64_t batch, std::string_view key,
+                         std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
+                         std::uint64_t requests) const {
   char num[24];
   auto append_number = [&](std::uint64_t v) {
     const auto end = fmt::format_to(num, "{}", v);
@@ -26,18 +27,18 @@ void MoveCsv::append_row(std::string& out, std::uint64_t batch, const KeyChunk& 
   };
   append_number(batch);
   out.push_back(',');
-  csv::append_field(out, chunk.keys[i]);
+  csv::append_field(out, key);
   out.push_back(',');
   out.append(ids_[from]);
   out.push_back(',');
   out.append(ids_[to]);
   if (with_bytes_) {
     out.push_back(',');
-    append_number(chunk.bytes_of(i));
+    append_number(bytes);
   }
   if (with_requests_) {
     out.push_back(',');
-    append_number(chunk.requests_of(i));
+    append_number(requests);
   }
   out.push_back('\n');
 }

@@ -22,6 +22,53 @@ void put_counts(ordered_json& row, const char* suffix, const LoadCounts& c, cons
 
 std::string percent(double f) { return fmt::format("{:.3f}%", f * 100.0); }
 
+template <class T>
+ordered_json or_null(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json schedule_json(const ScheduleSummary& s) {
+  ordered_json out;
+  out["rounds"] = s.rounds;
+  out["lower_bound"] = s.lower_bound;
+  out["unit_bound"] = s.unit_bound;
+  out["byte_bound"] = s.byte_bound;
+  out["max_moves_per_node"] = or_null(s.limits.max_moves_per_node);
+  out["max_bytes_per_node"] = or_null(s.limits.max_bytes_per_node);
+  out["oversize_keys"] = s.oversize_keys;
+  auto& rounds = out["per_round"] = ordered_json::array();
+  for (const RoundStats& r : s.per_round) {
+    ordered_json row;
+    row["round"] = r.round;
+    row["moves"] = r.moves;
+    row["bytes"] = r.bytes;
+    row["peak_send"] = r.peak_send;
+    row["peak_receive"] = r.peak_receive;
+    if (s.limits.max_bytes_per_node) {
+      row["peak_send_bytes"] = r.peak_send_bytes;
+      row["peak_receive_bytes"] = r.peak_receive_bytes;
+    }
+    rounds.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::string schedule_text(const PlanSummary& p) {
+  const ScheduleSummary& s = *p.schedule;
+  std::string limits;
+  if (s.limits.max_moves_per_node) limits += fmt::format("{} moves", *s.limits.max_moves_per_node);
+  if (s.limits.max_bytes_per_node)
+    limits += fmt::format("{}{} bytes", limits.empty() ? "" : ", ", *s.limits.max_bytes_per_node);
+  std::string out = fmt::format(
+      "  {} move row(s) in {} round(s), lower bound {} (moves {}, bytes {}); at most {} sent and "
+      "received per node per round\n",
+      p.rows, s.rounds, s.lower_bound, s.unit_bound, s.byte_bound, limits);
+  if (s.oversize_keys)
+    out += fmt::format("  {} key(s) larger than the byte limit, each in a round of its own\n",
+                       s.oversize_keys);
+  return out;
+}
+
 }  // namespace
 
 std::string summary_json(const PlanSummary& s) {
@@ -37,8 +84,9 @@ std::string summary_json(const PlanSummary& s) {
   if (s.has_bytes) out["bytes"] = s.read.bytes, out["bytes_moved"] = s.moved.bytes;
   if (s.has_requests) out["requests"] = s.read.requests, out["requests_moved"] = s.moved.requests;
   out["rows"] = s.rows;
-  out["batch_size"] = s.batch_size;
+  if (!s.schedule) out["batch_size"] = s.batch_size;
   out["batches"] = s.batches;
+  if (s.schedule) out["schedule"] = schedule_json(*s.schedule);
   out["units"] = s.replicas == 1 ? "keys" : "replica slots";
   auto& nodes = out["nodes"] = ordered_json::array();
   for (const NodeFlow& f : s.nodes) {
@@ -75,6 +123,7 @@ std::string summary_text(const PlanSummary& s) {
   };
   top("inflows", [](const NodeFlow& f) { return f.in.keys; });
   top("outflows", [](const NodeFlow& f) { return f.out.keys; });
+  if (s.schedule) return out + schedule_text(s);
   out += fmt::format("  {} move row(s) in {} batch(es) of at most {}\n", s.rows, s.batches,
                      s.batch_size);
   return out;

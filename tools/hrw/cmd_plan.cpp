@@ -1,6 +1,7 @@
 // hrw plan: which keys move between two versioned views, in batches, with the accounting
 // an operator needs (docs/plan.md).
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -11,6 +12,7 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/progress_line.hpp"
 
@@ -24,6 +26,7 @@ struct PlanArgs {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;
+  std::optional<std::uint64_t> max_moves, max_bytes;
   bool kernel_only = false;
   bool stage_times = false;
 };
@@ -65,6 +68,13 @@ void print_stage_times(const StageTimes& t) {
              ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
 }
 
+ScheduleLimits schedule_limits(const PlanArgs& a) {
+  for (auto [name, value] : {std::pair{"--max-moves-per-node", a.max_moves},
+                             std::pair{"--max-bytes-per-node", a.max_bytes}})
+    if (value && *value == 0) throw InputError(fmt::format("{} must be at least 1, got 0", name));
+  return {a.max_moves, a.max_bytes};
+}
+
 }  // namespace
 
 Runner add_plan(CLI::App& app) {
@@ -78,6 +88,12 @@ Runner add_plan(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
   sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
+  sub->add_option("--max-moves-per-node", args->max_moves,
+                  "Rounds instead of batches: each node sends at most K moves and receives at most "
+                  "K per round (the fewest rounds possible)");
+  sub->add_option("--max-bytes-per-node", args->max_bytes,
+                  "Rounds instead of batches: each node sends at most B bytes and receives at most B "
+                  "per round (bytes column of the keys; a larger key gets a round of its own)");
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
@@ -92,6 +108,7 @@ Runner add_plan(CLI::App& app) {
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
+    job.limits = schedule_limits(*args);
     ProgressLine progress;
     job.progress = progress.callback();
     StageTimes times;

@@ -1,0 +1,69 @@
+// A plan's moves put in rounds under per-node limits (ScheduleLimits). The moves are
+// spilled to an unnamed temporary file in the output folder while the plan streams (memory
+// stays flat in the number of keys), then given rounds and handed back round by round,
+// input order inside a round. docs/plan.md gives the disk and memory this takes.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "hrw/plan.hpp"
+
+namespace hrw::plan_detail {
+
+// One spilled file, unlinked as soon as it is created: it vanishes when closed, however
+// the process ends.
+class SpillFile {
+ public:
+  explicit SpillFile(const std::string& dir);
+  ~SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  void write(const void* data, std::size_t size);
+  // False at the end of the file; throws when only part of `size` is left.
+  bool read(void* data, std::size_t size);
+  void rewind();
+  std::uint64_t size() const { return written_; }
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::uint64_t written_ = 0;
+};
+
+struct ScheduledMove {
+  std::uint64_t round;  // from 0
+  std::string_view key;
+  std::uint32_t from, to;
+  std::uint64_t bytes, requests;
+};
+
+class ScheduledMoves : public MoveSink {
+ public:
+  ScheduledMoves(std::string dir, std::size_t nodes, const ScheduleLimits& limits);
+  void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override;
+  // Gives every move its round and calls `row` for each, round by round; checks that no
+  // round exceeds a limit (std::logic_error otherwise).
+  ScheduleSummary emit(const std::function<void(const ScheduledMove&)>& row);
+
+ private:
+  struct Record {
+    std::uint32_t from, to;
+    std::uint64_t bytes, requests;
+    std::uint32_t key_size;
+  };
+  std::string dir_;
+  std::size_t nodes_;
+  ScheduleLimits limits_;
+  SpillFile spill_;
+  std::vector<std::uint64_t> sent_, received_, sent_bytes_, received_bytes_;
+  std::unordered_map<std::uint64_t, std::size_t> pair_index_;  // from * nodes + to -> pair
+  std::vector<std::uint64_t> pair_count_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::uint64_t moves_ = 0;
+};
+
+}  // namespace hrw::plan_detail
