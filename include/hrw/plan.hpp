@@ -48,7 +48,9 @@ struct ScheduleSummary {
   // max(unit_bound, byte_bound): no schedule within the limits has fewer rounds.
   std::uint64_t lower_bound = 0;
   std::uint64_t unit_bound = 0;  // ⌈Δ / K⌉, Δ = most moves one node sends or receives
-  std::uint64_t byte_bound = 0;  // ⌈most bytes one node sends or receives / B⌉
+  // Over the nodes' sending and receiving sides: ⌈bytes / B⌉, where a key larger than B
+  // counts one round instead of its bytes (it is alone in its round for its two nodes).
+  std::uint64_t byte_bound = 0;
   std::uint64_t oversize_keys = 0;  // moves larger than B, each in a round of its own
   std::vector<RoundStats> per_round;
 };

@@ -53,7 +53,8 @@ void SpillFile::rewind() {
 
 ScheduledMoves::ScheduledMoves(std::string dir, std::size_t nodes, const ScheduleLimits& limits)
     : dir_(std::move(dir)), nodes_(nodes), limits_(limits), spill_(dir_), sent_(nodes),
-      received_(nodes), sent_bytes_(nodes), received_bytes_(nodes) {}
+      received_(nodes), sent_bytes_(nodes), received_bytes_(nodes), sent_oversize_(nodes),
+      received_oversize_(nodes) {}
 
 void ScheduledMoves::add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from,
                               std::uint32_t to) {
@@ -62,7 +63,11 @@ void ScheduledMoves::add_move(const KeyChunk& chunk, std::size_t i, std::uint32_
   spill_.write(&r, sizeof r);
   spill_.write(key.data(), key.size());
   ++sent_[from], ++received_[to];
-  sent_bytes_[from] += r.bytes, received_bytes_[to] += r.bytes;
+  // A key larger than B takes a round alone: it counts as one round, not as its bytes.
+  if (limits_.max_bytes_per_node && r.bytes > *limits_.max_bytes_per_node)
+    ++sent_oversize_[from], ++received_oversize_[to];
+  else
+    sent_bytes_[from] += r.bytes, received_bytes_[to] += r.bytes;
   auto [it, fresh] = pair_index_.try_emplace(std::uint64_t{from} * nodes_ + to, pairs_.size());
   if (fresh) {
     pairs_.emplace_back(from, to);
@@ -132,13 +137,14 @@ class RoundCheck {
 ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMove&)>& row) {
   ScheduleSummary out;
   out.limits = limits_;
-  std::uint64_t max_moves = 0, max_bytes = 0;
+  std::uint64_t max_moves = 0;
   for (std::size_t n = 0; n < nodes_; ++n) {
     max_moves = std::max({max_moves, sent_[n], received_[n]});
-    max_bytes = std::max({max_bytes, sent_bytes_[n], received_bytes_[n]});
+    if (const auto& B = limits_.max_bytes_per_node)
+      out.byte_bound = std::max({out.byte_bound, sent_oversize_[n] + ceil_div(sent_bytes_[n], *B),
+                                 received_oversize_[n] + ceil_div(received_bytes_[n], *B)});
   }
   if (limits_.max_moves_per_node) out.unit_bound = ceil_div(max_moves, *limits_.max_moves_per_node);
-  if (limits_.max_bytes_per_node) out.byte_bound = ceil_div(max_bytes, *limits_.max_bytes_per_node);
   out.lower_bound = std::max(out.unit_bound, out.byte_bound);
 
   // Rounds are given in input order (pass 1 over the spill)...

@@ -59,7 +59,9 @@ class ScheduledMoves : public MoveSink {
   std::size_t nodes_;
   ScheduleLimits limits_;
   SpillFile spill_;
+  // Per node: moves, bytes of moves up to B, moves larger than B, sent and received.
   std::vector<std::uint64_t> sent_, received_, sent_bytes_, received_bytes_;
+  std::vector<std::uint64_t> sent_oversize_, received_oversize_;
   std::unordered_map<std::uint64_t, std::size_t> pair_index_;  // from * nodes + to -> pair
   std::vector<std::uint64_t> pair_count_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;

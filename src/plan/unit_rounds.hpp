@@ -21,7 +21,7 @@ class UnitRounds {
   UnitRounds(std::size_t nodes, const std::vector<PairCount>& pairs, std::uint64_t per_round);
 
   std::uint64_t max_degree() const { return max_degree_; }  // Δ
-  std::uint64_t rounds() const { return (max_degree_ + per_round_ - 1) / per_round_; }
+  std::uint64_t rounds() const { return max_degree_ / per_round_ + (max_degree_ % per_round_ != 0); }
   // The round (from 0) of the next move of pairs[pair]: a pair's moves take its colours
   // in order, so calling this once per move, in any order of moves, uses each colour once.
   std::uint64_t next_round(std::size_t pair);

@@ -26,7 +26,7 @@ struct PlanArgs {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;
-  std::optional<std::uint64_t> max_moves, max_bytes;
+  std::optional<std::int64_t> max_moves, max_bytes;  // signed: -1 is refused, not wrapped
   bool kernel_only = false;
   bool stage_times = false;
 };
@@ -71,8 +71,12 @@ void print_stage_times(const StageTimes& t) {
 ScheduleLimits schedule_limits(const PlanArgs& a) {
   for (auto [name, value] : {std::pair{"--max-moves-per-node", a.max_moves},
                              std::pair{"--max-bytes-per-node", a.max_bytes}})
-    if (value && *value == 0) throw InputError(fmt::format("{} must be at least 1, got 0", name));
-  return {a.max_moves, a.max_bytes};
+    if (value && *value < 1) throw InputError(fmt::format("{} must be at least 1, got {}", name, *value));
+  auto unsigned_of = [](std::optional<std::int64_t> v) -> std::optional<std::uint64_t> {
+    if (v) return static_cast<std::uint64_t>(*v);
+    return std::nullopt;
+  };
+  return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
 }
 
 }  // namespace
