@@ -63,6 +63,7 @@ struct PlanSummary {
   LoadCounts read;    // every key read
   LoadCounts moved;   // keys whose owner (R = 1) or replica set (R > 1) changed
   LoadCounts stayed;  // the others
+  LoadCounts owner_changes;  // R > 1: keys whose rank-1 node changed (R = 1: = moved)
   std::uint64_t rows = 0;  // rows of moves.csv
   std::uint64_t batches = 0;
   double ideal_fraction = 0;
@@ -74,6 +75,18 @@ struct PlanSummary {
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
   }
+  // Contract §7, R > 1: each count next to the ideal made for its unit.
+  double owner_changes_fraction() const {
+    return read.keys ? static_cast<double>(owner_changes.keys) / static_cast<double>(read.keys) : 0.0;
+  }
+  // Replica slots created (= rows) over the R · keys slots.
+  double slot_moves_fraction() const {
+    return read.keys ? static_cast<double>(rows) / (static_cast<double>(replicas) * static_cast<double>(read.keys))
+                     : 0.0;
+  }
+  // ½ Σ_i |slots_A(i) − slots_B(i)| / (R · keys): no assignment with these per-node slot
+  // counts moves fewer slots.
+  double slot_ideal_fraction() const;
 };
 
 // Where a plan's moves go, one call per moves.csv row in input order: `from` and `to` are
@@ -139,7 +152,7 @@ class PlanBuilder {
   std::vector<std::string> ids_;      // union of ids, memcmp order
   std::vector<std::uint32_t> from_union_, to_union_;  // view index -> union index
   std::vector<NodeFlow> flows_;
-  LoadCounts read_, moved_, stayed_;
+  LoadCounts read_, moved_, stayed_, owner_changes_;
   std::uint64_t rows_ = 0;
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
 };

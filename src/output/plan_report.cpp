@@ -79,8 +79,20 @@ std::string summary_json(const PlanSummary& s) {
   out["keys"] = s.read.keys;
   out["moved"] = s.moved.keys;
   out["stayed"] = s.stayed.keys;
-  out["moved_fraction"] = s.moved_fraction();
-  out["ideal_fraction"] = s.ideal_fraction;
+  if (s.replicas == 1) {
+    out["moved_fraction"] = s.moved_fraction();
+    out["ideal_fraction"] = s.ideal_fraction;
+  } else {
+    // Contract §7: like with like. `moved` above is the keys whose set changed.
+    out["owner_changes"] = s.owner_changes.keys;
+    out["owner_changes_fraction"] = s.owner_changes_fraction();
+    out["owner_ideal_fraction"] = s.ideal_fraction;
+    out["slot_moves"] = s.rows;
+    out["slot_moves_fraction"] = s.slot_moves_fraction();
+    out["slot_ideal_fraction"] = s.slot_ideal_fraction();
+    out["set_changed"] = s.moved.keys;
+    out["set_changed_fraction"] = s.moved_fraction();
+  }
   if (s.has_bytes) out["bytes"] = s.read.bytes, out["bytes_moved"] = s.moved.bytes;
   if (s.has_requests) out["requests"] = s.read.requests, out["requests_moved"] = s.moved.requests;
   out["rows"] = s.rows;
@@ -104,10 +116,25 @@ std::string summary_json(const PlanSummary& s) {
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
+// R > 1 (contract §7): owner changes vs the owner ideal, slot moves vs the slot ideal,
+// changed sets without an ideal.
+std::string replicated_headline(const PlanSummary& s) {
+  return fmt::format(
+      "plan v{} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
+      "moves {} ({} of R x keys), slot ideal {}; keys whose replica set changed {} ({})",
+      s.from_version, s.to_version, s.replicas, s.read.keys, s.owner_changes.keys,
+      percent(s.owner_changes_fraction()), percent(s.ideal_fraction), s.rows,
+      percent(s.slot_moves_fraction()), percent(s.slot_ideal_fraction()), s.moved.keys,
+      percent(s.moved_fraction()));
+}
+
 std::string summary_text(const PlanSummary& s) {
-  std::string out = fmt::format("plan v{} -> v{}: {} keys, {} moved ({}), ideal {}\n",
-                                s.from_version, s.to_version, s.read.keys, s.moved.keys,
-                                percent(s.moved_fraction()), percent(s.ideal_fraction));
+  std::string out =
+      s.replicas == 1
+          ? fmt::format("plan v{} -> v{}: {} keys, {} moved ({}), ideal {}\n", s.from_version,
+                        s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
+                        percent(s.ideal_fraction))
+          : replicated_headline(s) + "\n";
   const char* unit = s.replicas == 1 ? "keys" : "replica slots";
   auto top = [&](const char* title, auto count) {
     std::vector<const NodeFlow*> order;
@@ -150,9 +177,15 @@ std::string plan_svg(const PlanSummary& s) {
   }
   flows.series = {in, out};
   load.series = {before, after};
-  return svg::render(fmt::format("hrw plan: {} moved ({}), ideal {}", s.moved.keys,
-                                 percent(s.moved_fraction()), percent(s.ideal_fraction)),
-                     {flows, load});
+  const std::string title =
+      s.replicas == 1 ? fmt::format("hrw plan: {} moved ({}), ideal {}", s.moved.keys,
+                                    percent(s.moved_fraction()), percent(s.ideal_fraction))
+                      : fmt::format("hrw plan, R = {}: owner changes {} (ideal {}); slot moves {} "
+                                    "(ideal {}); sets changed {}",
+                                    s.replicas, percent(s.owner_changes_fraction()),
+                                    percent(s.ideal_fraction), percent(s.slot_moves_fraction()),
+                                    percent(s.slot_ideal_fraction()), s.moved.keys);
+  return svg::render(title, {flows, load});
 }
 
 }  // namespace hrw

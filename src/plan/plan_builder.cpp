@@ -40,6 +40,14 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 
 }  // namespace
 
+double PlanSummary::slot_ideal_fraction() const {
+  if (read.keys == 0) return 0.0;
+  std::uint64_t diff = 0;
+  for (const NodeFlow& f : nodes)
+    diff += f.before.keys > f.after.keys ? f.before.keys - f.after.keys : f.after.keys - f.before.keys;
+  return 0.5 * static_cast<double>(diff) / (static_cast<double>(replicas) * static_cast<double>(read.keys));
+}
+
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
   return total_variation_distance(id_shares(a), id_shares(b));
 }
@@ -213,6 +221,7 @@ void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Pla
     ++rows_;
   }
   (changed ? moved_ : stayed_).add(chunk, i);
+  if (set_a_.front() != set_b_.front()) owner_changes_.add(chunk, i);
 }
 
 PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const {
@@ -248,6 +257,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.read = read_;
   s.moved = moved_;
   s.stayed = stayed_;
+  s.owner_changes = replicas_ == 1 ? moved_ : owner_changes_;
   s.rows = rows_;
   s.batches = (rows_ + batch_size_ - 1) / batch_size_;
   s.ideal_fraction = ideal_fraction(*from_, *to_);
