@@ -71,6 +71,7 @@ struct PlanSummary {
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order
   std::optional<ScheduleSummary> schedule;  // when limits were given: batches are rounds
+  std::string from_placement;  // a plan from CURRENT.csv: its name (from_version unused)
 
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
@@ -171,5 +172,37 @@ struct PlanJob {
 };
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);
+
+// ---- plans from where the keys really are (docs/plan.md, "From the actual placement") ----
+
+struct PlacementInput {
+  std::string path;                       // CURRENT.csv; "-": stdin
+  std::optional<std::uint32_t> replicas;  // must match the file's when given
+  std::size_t chunk_keys = kDefaultChunkKeys;
+};
+
+struct PlacementPlanJob {
+  PlacementInput current;
+  PlaceOptions place;  // replicas: the file's
+  std::uint64_t batch_size = 1000;
+  std::string out_dir;
+  std::string svg;
+  ScheduleLimits limits;
+  ProgressCallback progress;
+};
+// The moves that bring every key from its current holder(s) to B's: exactly the keys whose
+// holders differ from B's. Writes what run_plan writes. ideal_fraction: from the current
+// owners' shares to B's.
+PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job);
+
+struct CheckJob {
+  PlacementInput current;
+  PlaceOptions place;    // replicas: the file's
+  std::string temp_dir;  // for the duplicate-key check's temporary files
+  ProgressCallback progress;
+};
+// Where the placement differs from B: moved = keys not where B puts them; per node `in` =
+// replicas B puts there that are missing, `out` = replicas held there that B puts elsewhere.
+PlanSummary check_placement(const ClusterView& to, const CheckJob& job);
 
 }  // namespace hrw

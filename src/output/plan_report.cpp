@@ -22,6 +22,11 @@ void put_counts(ordered_json& row, const char* suffix, const LoadCounts& c, cons
 
 std::string percent(double f) { return fmt::format("{:.3f}%", f * 100.0); }
 
+// "v3", or the placement file a plan starts from.
+std::string from_name(const PlanSummary& s) {
+  return s.from_placement.empty() ? fmt::format("v{}", s.from_version) : s.from_placement;
+}
+
 template <class T>
 ordered_json or_null(const std::optional<T>& v) {
   return v ? ordered_json(*v) : ordered_json(nullptr);
@@ -73,7 +78,10 @@ std::string schedule_text(const PlanSummary& p) {
 
 std::string summary_json(const PlanSummary& s) {
   ordered_json out;
-  out["from_version"] = s.from_version;
+  if (s.from_placement.empty())
+    out["from_version"] = s.from_version;
+  else
+    out["from_placement"] = s.from_placement;
   out["to_version"] = s.to_version;
   out["replicas"] = s.replicas;
   out["keys"] = s.read.keys;
@@ -120,9 +128,9 @@ std::string summary_json(const PlanSummary& s) {
 // changed sets without an ideal.
 std::string replicated_headline(const PlanSummary& s) {
   return fmt::format(
-      "plan v{} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
+      "plan {} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
       "moves {} ({} of R x keys), slot ideal {}; keys whose replica set changed {} ({})",
-      s.from_version, s.to_version, s.replicas, s.read.keys, s.owner_changes.keys,
+      from_name(s), s.to_version, s.replicas, s.read.keys, s.owner_changes.keys,
       percent(s.owner_changes_fraction()), percent(s.ideal_fraction), s.rows,
       percent(s.slot_moves_fraction()), percent(s.slot_ideal_fraction()), s.moved.keys,
       percent(s.moved_fraction()));
@@ -131,7 +139,7 @@ std::string replicated_headline(const PlanSummary& s) {
 std::string summary_text(const PlanSummary& s) {
   std::string out =
       s.replicas == 1
-          ? fmt::format("plan v{} -> v{}: {} keys, {} moved ({}), ideal {}\n", s.from_version,
+          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}\n", from_name(s),
                         s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
                         percent(s.ideal_fraction))
           : replicated_headline(s) + "\n";
@@ -158,7 +166,7 @@ std::string summary_text(const PlanSummary& s) {
 
 std::string plan_svg(const PlanSummary& s) {
   svg::BarPanel flows;
-  flows.title = fmt::format("Flows per node, v{} -> v{}", s.from_version, s.to_version);
+  flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
   flows.x_label = "node";
   flows.y_label = s.replicas == 1 ? "keys" : "replica slots";
   svg::Series in{"in", {}}, out{"out", {}};
@@ -166,7 +174,7 @@ std::string plan_svg(const PlanSummary& s) {
   load.title = "Load per node";
   load.x_label = "node";
   load.y_label = flows.y_label;
-  svg::Series before{fmt::format("v{}", s.from_version), {}}, after{fmt::format("v{}", s.to_version), {}};
+  svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
   for (const NodeFlow& f : s.nodes) {
     flows.categories.push_back(f.id);
     load.categories.push_back(f.id);

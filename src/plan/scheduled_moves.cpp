@@ -1,8 +1,5 @@
 #include "plan/scheduled_moves.hpp"
 
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -15,41 +12,6 @@
 #include "plan/unit_rounds.hpp"
 
 namespace hrw::plan_detail {
-
-SpillFile::SpillFile(const std::string& dir) {
-  std::string name = dir + "/.hrw-spill-XXXXXX";
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0)
-    throw std::runtime_error(fmt::format("{}: cannot create a temporary file: {}", dir, std::strerror(errno)));
-  ::unlink(name.c_str());
-  file_ = ::fdopen(fd, "w+b");
-  if (!file_) {
-    ::close(fd);
-    throw std::runtime_error(fmt::format("{}: cannot open a temporary file", dir));
-  }
-}
-
-SpillFile::~SpillFile() {
-  if (file_) std::fclose(file_);
-}
-
-void SpillFile::write(const void* data, std::size_t size) {
-  if (size && std::fwrite(data, 1, size, file_) != size)
-    throw std::runtime_error(fmt::format("temporary file: write failed: {}", std::strerror(errno)));
-  written_ += size;
-}
-
-bool SpillFile::read(void* data, std::size_t size) {
-  const std::size_t got = std::fread(data, 1, size, file_);
-  if (got == size) return true;
-  if (got == 0 && std::feof(file_)) return false;
-  throw std::runtime_error("temporary file: short read");
-}
-
-void SpillFile::rewind() {
-  if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-    throw std::runtime_error(fmt::format("temporary file: {}", std::strerror(errno)));
-}
 
 ScheduledMoves::ScheduledMoves(std::string dir, std::size_t nodes, const ScheduleLimits& limits)
     : dir_(std::move(dir)), nodes_(nodes), limits_(limits), spill_(dir_), sent_(nodes),
@@ -170,9 +132,9 @@ ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMov
   std::uint64_t buckets = std::min<std::uint64_t>({spill_.size() / kBucketBytes + 1, 256, bound_rounds});
   // Byte rounds are only known once placed: bucket by the bound and let the last bucket
   // take the rounds beyond it.
-  std::vector<std::unique_ptr<SpillFile>> files;
+  std::vector<std::unique_ptr<io::SpillFile>> files;
   if (buckets > 1)
-    for (std::uint64_t b = 0; b < buckets; ++b) files.push_back(std::make_unique<SpillFile>(dir_));
+    for (std::uint64_t b = 0; b < buckets; ++b) files.push_back(std::make_unique<io::SpillFile>(dir_));
   std::vector<Placed> placed;
   std::string arena;
   auto bucket_of = [&](std::uint64_t round) {
@@ -191,7 +153,7 @@ ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMov
       placed.back().key_offset = arena.size();
       arena += key;
     } else {
-      SpillFile& f = *files[bucket_of(round)];
+      io::SpillFile& f = *files[bucket_of(round)];
       f.write(&p, sizeof p);
       f.write(key.data(), key.size());
     }

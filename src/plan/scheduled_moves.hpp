@@ -12,27 +12,9 @@
 #include <vector>
 
 #include "hrw/plan.hpp"
+#include "io/spill_file.hpp"
 
 namespace hrw::plan_detail {
-
-// One spilled file, unlinked as soon as it is created: it vanishes when closed, however
-// the process ends.
-class SpillFile {
- public:
-  explicit SpillFile(const std::string& dir);
-  ~SpillFile();
-  SpillFile(const SpillFile&) = delete;
-  SpillFile& operator=(const SpillFile&) = delete;
-  void write(const void* data, std::size_t size);
-  // False at the end of the file; throws when only part of `size` is left.
-  bool read(void* data, std::size_t size);
-  void rewind();
-  std::uint64_t size() const { return written_; }
-
- private:
-  std::FILE* file_ = nullptr;
-  std::uint64_t written_ = 0;
-};
 
 struct ScheduledMove {
   std::uint64_t round;  // from 0
@@ -58,7 +40,7 @@ class ScheduledMoves : public MoveSink {
   std::string dir_;
   std::size_t nodes_;
   ScheduleLimits limits_;
-  SpillFile spill_;
+  io::SpillFile spill_;
   // Per node: moves, bytes of moves up to B, moves larger than B, sent and received.
   std::vector<std::uint64_t> sent_, received_, sent_bytes_, received_bytes_;
   std::vector<std::uint64_t> sent_oversize_, received_oversize_;

@@ -22,6 +22,8 @@ namespace {
 
 struct PlanArgs {
   std::string from, to;
+  std::string from_placement;
+  bool replicas_given = false;
   BulkOptions bulk;
   std::uint64_t batch_size = 1000;
   std::string out_dir;
@@ -79,15 +81,37 @@ ScheduleLimits schedule_limits(const PlanArgs& a) {
   return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
 }
 
+int plan_from_placement(const PlanArgs& a) {
+  const ClusterView to(load_cluster_file(a.to));
+  PlacementPlanJob job;
+  job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
+  if (a.replicas_given) job.current.replicas = a.bulk.replicas;
+  job.place = a.bulk.place_options();
+  job.batch_size = a.batch_size;
+  job.out_dir = a.out_dir;
+  job.svg = a.svg;
+  job.limits = schedule_limits(a);
+  ProgressLine progress;
+  job.progress = progress.callback();
+  const PlanSummary summary = run_plan_from_placement(to, job);
+  progress.finish();
+  fmt::print(stderr, "{}", summary_text(summary));
+  return 0;
+}
+
 }  // namespace
 
 Runner add_plan(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
   CLI::App* sub = app.add_subcommand(
       "plan", "Migration plan between two cluster views: DIR/moves.csv and DIR/summary.json");
-  sub->add_option("--from", args->from, "Source cluster view (JSON, with version)")->required();
+  sub->add_option("--from", args->from, "Source cluster view (JSON, with version)");
+  sub->add_option("--from-placement", args->from_placement,
+                  "Instead of --from and --keys: where every key is now (CSV key,owner or "
+                  "key,replica_1..R, optional bytes/requests), e.g. after a partial migration");
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
   add_bulk_options(*sub, args->bulk);
+  sub->get_option("--keys")->required(false);  // not with --from-placement
   sub->add_option("--batch-size", args->batch_size, "Rows per batch of moves.csv")
       ->check(CLI::PositiveNumber);
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
@@ -101,7 +125,16 @@ Runner add_plan(CLI::App& app) {
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
-  return [args]() -> int {
+  return [args, sub]() -> int {
+    if (args->from.empty() == args->from_placement.empty())
+      throw InputError("plan: give either --from (with --keys) or --from-placement");
+    if (args->from_placement.empty() == args->bulk.keys.empty())
+      throw InputError(args->from.empty() ? "plan: --keys goes with --from, not with --from-placement"
+                                          : "plan: --from needs --keys");
+    if (!args->from_placement.empty()) {
+      args->replicas_given = sub->count("--replicas") > 0;
+      return plan_from_placement(*args);
+    }
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
     if (auto warning = incompatibility_warning(from, to)) fmt::print(stderr, "hrw: {}\n", *warning);
