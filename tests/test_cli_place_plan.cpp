@@ -121,7 +121,8 @@ TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
     CHECK_THAT(hrw::test::read_file(out + "/flows.svg"), Contains("<svg"));
     const auto rows = hrw::test::parse_csv_file(out + "/moves.csv");
     REQUIRE(!rows.empty());
-    CHECK(rows[0] == std::vector<std::string>{"batch", "key", "from", "to"});
+    // The input has bytes and requests: so do the moves (issue 10).
+    CHECK(rows[0] == std::vector<std::string>{"batch", "key", "from", "to", "bytes", "requests"});
     std::size_t row = 1, moved = 0;
     for (auto& k : keys) {
       auto ra = ids(a, hrw::reference::top_r(a, k, r), r), rb = ids(b, hrw::reference::top_r(b, k, r), r);
@@ -145,7 +146,9 @@ TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
     CHECK(s["keys"] == keys.size());
     CHECK(s["moved"] == moved);
     CHECK(s["batches"] == (rows.size() - 1 + 9) / 10);
-    CHECK(s["ideal_fraction"].get<double>() == Approx(hrw::ideal_fraction(a, b)));
+    // R > 1 names the owner-level ideal for what it is (contract §7, issue 10 §5).
+    CHECK(s[r == 1 ? "ideal_fraction" : "owner_ideal_fraction"].get<double>() ==
+          Approx(hrw::ideal_fraction(a, b)));
     for (auto& n : s["nodes"]) {
       CHECK(n["keys_before"].get<std::int64_t>() - n["out"].get<std::int64_t>() + n["in"].get<std::int64_t>() ==
             n["keys_after"].get<std::int64_t>());

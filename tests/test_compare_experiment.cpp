@@ -10,7 +10,7 @@
 
 #include "compare/bounded_caps.hpp"
 #include "hrw/compare.hpp"
-#include "report/svg_chart.hpp"
+#include "output/svg_chart.hpp"
 #include "test_scale.hpp"
 #include "test_svg_xml_check.hpp"
 

@@ -198,7 +198,7 @@ TEST_CASE("input errors name the file and the line", "[io][errors]") {
 
 TEST_CASE("progress line text", "[io]") {
   using Catch::Matchers::Contains;
-  CHECK_THAT(hrw::Progress::format_line(2'500'000, 2.0, 0.25), Contains("2.50M keys") &&
+  CHECK_THAT(hrw::progress_text(2'500'000, 2.0, 0.25), Contains("2.50M keys") &&
              Contains("1.25M keys/s") && Contains("25%") && Contains("ETA 6s"));
-  CHECK_THAT(hrw::Progress::format_line(10, 1.0, std::nullopt), !Contains("ETA"));
+  CHECK_THAT(hrw::progress_text(10, 1.0, std::nullopt), !Contains("ETA"));
 }

@@ -8,54 +8,16 @@
 
 #include "cli_runner.hpp"
 #include "hrw/csv.hpp"
-#include "hrw/plan.hpp"
+#include "hrw/output.hpp"
 #include "hrw/reference.hpp"
+#include "plan_specs.hpp"
 #include "test_support_bulk.hpp"
 
 using namespace hrw;
+using hrw::test::make_spec;
+using hrw::test::mutate;
 
 namespace {
-
-ClusterSpec make_spec(int nodes, bool weighted, std::int64_t version) {
-  ClusterSpec s;
-  s.version = version;
-  static const char* const kZones[] = {"z1", "z2", "z3"};
-  for (int i = 0; i < nodes; ++i) {
-    NodeSpec n;
-    n.id = "node-" + std::to_string(i);
-    if (weighted) n.weight = 1.0 + (i % 4);
-    n.labels.emplace_back("zone", kZones[i % 3]);
-    s.nodes.push_back(n);
-  }
-  return s;
-}
-
-// One random change, or several at once.
-ClusterSpec mutate(ClusterSpec s, std::mt19937_64& rng, int changes) {
-  s.version += 1;
-  for (int c = 0; c < changes; ++c) {
-    switch (rng() % 4) {
-      case 0: {  // add
-        NodeSpec n;
-        n.id = "new-" + std::to_string(rng() % 1000000);
-        if (s.nodes.front().weight) n.weight = 0.5 + static_cast<double>(rng() % 8);
-        n.labels.emplace_back("zone", "z" + std::to_string(rng() % 4));
-        if (std::none_of(s.nodes.begin(), s.nodes.end(), [&](auto& x) { return x.id == n.id; }))
-          s.nodes.push_back(n);
-        break;
-      }
-      case 1:  // remove
-        if (s.nodes.size() > 4) s.nodes.erase(s.nodes.begin() + static_cast<long>(rng() % s.nodes.size()));
-        break;
-      case 2:  // reweight
-        s.nodes[rng() % s.nodes.size()].weight = 0.25 + static_cast<double>(rng() % 10);
-        break;
-      default:  // relabel
-        s.nodes[rng() % s.nodes.size()].labels = {{"zone", "z" + std::to_string(rng() % 4)}};
-    }
-  }
-  return s;
-}
 
 KeyChunk chunk_of(const std::vector<std::string>& keys, std::mt19937_64& rng) {
   KeyChunk c;
@@ -114,7 +76,9 @@ TEST_CASE("plans equal the reference on random view changes", "[plan]") {
       const Placement pa = place(a, chunk.keys, o), pb = place(b, chunk.keys, o);
       PlanBuilder builder(a, b, r, 100);
       std::string rows;
-      builder.add(chunk, pa, pb, &rows);
+      const MoveCsv csv(builder.ids(), false, false);
+      BatchedMoveRows sink(csv, 100, rows);
+      builder.add(chunk, pa, pb, &sink);
       const PlanSummary s = builder.finish(keys.size(), true, true);
       check_invariants(s, keys.size());
 
@@ -122,14 +86,16 @@ TEST_CASE("plans equal the reference on random view changes", "[plan]") {
       // reused ChunkWork, digested (counted on the placing thread) and then added in order.
       PlanBuilder by_chunks(a, b, r, 100);
       std::string chunk_rows;
+      BatchedMoveRows chunk_sink(csv, 100, chunk_rows);
       ChunkWork work;
+      PlanChunk counted;
       for (std::size_t lo = 0; lo < keys.size();) {
         const std::size_t hi = std::min(keys.size(), lo + 1 + rng() % 400);
         work.chunk.clear();
         for (std::size_t i = lo; i < hi; ++i) work.chunk.keys.add(keys[i]);
         work.placements = {place(a, work.chunk.keys, o), place(b, work.chunk.keys, o)};
-        by_chunks.digest(work);
-        by_chunks.add(work, &chunk_rows);
+        by_chunks.digest(work, counted);
+        by_chunks.add(work, counted, &chunk_sink);
         lo = hi;
       }
       const PlanSummary sk = by_chunks.finish(keys.size(), false, false);
@@ -178,7 +144,9 @@ TEST_CASE("R > 1 rows: the new holder, copied from the best-ranked keeper in A",
   o.replicas = 3;
   PlanBuilder builder(a, b, 3, 1000);
   std::string rows;
-  builder.add(chunk, place(a, chunk.keys, o), place(b, chunk.keys, o), &rows);
+  const MoveCsv csv(builder.ids(), false, false);
+  BatchedMoveRows sink(csv, 1000, rows);
+  builder.add(chunk, place(a, chunk.keys, o), place(b, chunk.keys, o), &sink);
   check_invariants(builder.finish(keys.size(), true, true), keys.size());
   test::TempDir dir;
   const auto parsed = test::parse_csv_file(dir.write("m.csv", rows));
@@ -288,7 +256,7 @@ TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[p
   const ClusterView a(make_spec(9, false, 2));
   std::mt19937_64 rng(8);
   const ClusterView b(mutate(make_spec(9, false, 2), rng, 2));
-  std::string expected = PlanBuilder::header();
+  std::string expected = "batch,key,from,to\n";
   std::uint64_t row = 0;
   for (auto& k : keys) {
     const std::string from = a.node(reference::owner(a, k)).id, to = b.node(reference::owner(b, k)).id;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "report/svg_chart.hpp"
+#include "output/svg_chart.hpp"
 #include "test_svg_xml_check.hpp"
 
 using hrw::test::count_in_panel;

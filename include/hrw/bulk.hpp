@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,24 +27,38 @@ struct StreamOptions {
   StageTimes* times = nullptr;  // filled when not null
 };
 
-// A chunk in flight: its keys, its placement in every view, and scratch that the
-// command's digest step fills for its consume step.
+// A chunk in flight: its keys and its placement in every view. What a command computes
+// per chunk lives in the command's own typed state (PerChunk<State>), indexed by `slot`.
 struct ChunkWork {
   KeyChunk chunk;
   std::vector<Placement> placements;  // placements[v]: the chunk placed in views[v]
-  std::string text;                   // output rows
-  std::vector<std::uint64_t> counts;  // per-node counters
-  std::vector<std::uint32_t> marks;   // indices into the chunk (e.g. the keys that move)
+  std::size_t slot = 0;               // which chunk in flight: < the count given to prepare
 };
 
 // What a bulk command does with each placed chunk, in two steps.
 struct ChunkHandlers {
+  // Once, before the first chunk: how many chunks can be in flight at once (so the
+  // command can size its per-chunk state). May be empty.
+  std::function<void(std::size_t slots)> prepare;
   // Right after placement, on the thread that placed the chunk (its data still in that
   // core's cache), chunks in parallel: work that needs no order, such as formatting
   // rows and counting. May be empty.
   std::function<void(ChunkWork&)> digest;
   // In input order, one chunk at a time: writing and whatever needs the running totals.
   std::function<void(ChunkWork&)> consume;
+};
+
+// A command's typed per-chunk state, one per chunk in flight: what its digest step
+// leaves for its consume step. Slots are reused, so a State must be reset by whoever
+// fills it.
+template <class State>
+class PerChunk {
+ public:
+  void resize(std::size_t slots) { states_.resize(slots); }
+  State& operator[](const ChunkWork& work) { return states_[work.slot]; }
+
+ private:
+  std::vector<State> states_;
 };
 
 // Reads, places, digests and consumes chunk by chunk as a oneTBB pipeline: the threads
@@ -71,48 +86,10 @@ struct LoadCounts {
   bool operator==(const LoadCounts&) const = default;
 };
 
-// hrw place's per-node accounting. Keys, bytes and requests are counted for the owner
-// (rank 1), so the node totals equal what was read; with R > 1 each node's replica slots
-// (keys it holds at any rank) are counted too.
-class PlaceStats {
- public:
-  PlaceStats(const ClusterView& view, std::uint32_t replicas);
-  void add(const KeyChunk& chunk, const Placement& placement);
-
-  const ClusterView& view() const { return *view_; }
-  std::uint32_t replicas() const { return replicas_; }
-  const std::vector<LoadCounts>& owned() const { return owned_; }
-  const std::vector<std::uint64_t>& slots() const { return slots_; }
-  const LoadCounts& read() const { return read_; }
-  std::uint64_t partial_keys() const { return partial_keys_; }
-  // Node i's share of the keys divided by its target share (ClusterView::share); the peak
-  // over nodes is the "peak-to-mean" (for an unweighted view: max keys / mean keys).
-  double share_ratio(std::uint32_t node) const;
-  double peak_to_mean() const;
-
-  std::string to_json(bool with_bytes, bool with_requests) const;
-  std::string table(bool with_bytes, bool with_requests) const;
-
- private:
-  const ClusterView* view_;
-  std::uint32_t replicas_;
-  std::vector<LoadCounts> owned_;
-  std::vector<std::uint64_t> slots_;
-  LoadCounts read_;
-  std::uint64_t partial_keys_ = 0;
-};
-
-// The CSV rows of `hrw place` (header: key,owner or key,replica_1..replica_R; a partial
-// result leaves its missing replicas empty). Node ids are quoted once, up front.
-class PlacementCsv {
- public:
-  PlacementCsv(const ClusterView& view, std::uint32_t replicas);
-  std::string header() const;
-  void append_rows(std::string& out, const KeyChunk& chunk, const Placement& placement) const;
-
- private:
-  std::uint32_t replicas_;
-  std::vector<std::string> ids_;  // CSV-ready
+struct KeyInput {
+  std::string path;                 // "-": stdin
+  std::optional<KeyFormat> format;  // default: from the file name
+  std::size_t chunk_keys = kDefaultChunkKeys;
 };
 
 }  // namespace hrw

@@ -9,6 +9,7 @@
 #include "hrw/bulk.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/placement.hpp"
+#include "hrw/progress.hpp"
 
 namespace hrw {
 
@@ -27,6 +28,33 @@ struct NodeFlow {
   LoadCounts before, after, in, out, stayed;
 };
 
+// Per-node limits that turn a plan's batches into rounds (docs/plan.md, "Rounds").
+struct ScheduleLimits {
+  std::optional<std::uint64_t> max_moves_per_node;  // K: moves sent, and received, per round
+  std::optional<std::uint64_t> max_bytes_per_node;  // B: bytes sent, and received, per round
+  bool any() const { return max_moves_per_node || max_bytes_per_node; }
+};
+
+struct RoundStats {
+  std::uint64_t round = 0;  // from 1, as in moves.csv
+  std::uint64_t moves = 0, bytes = 0;
+  std::uint64_t peak_send = 0, peak_receive = 0;  // most moves one node sends / receives
+  std::uint64_t peak_send_bytes = 0, peak_receive_bytes = 0;
+};
+
+struct ScheduleSummary {
+  ScheduleLimits limits;
+  std::uint64_t rounds = 0;
+  // max(unit_bound, byte_bound): no schedule within the limits has fewer rounds.
+  std::uint64_t lower_bound = 0;
+  std::uint64_t unit_bound = 0;  // ⌈Δ / K⌉, Δ = most moves one node sends or receives
+  // Over the nodes' sending and receiving sides: ⌈bytes / B⌉, where a key larger than B
+  // counts one round instead of its bytes (it is alone in its round for its two nodes).
+  std::uint64_t byte_bound = 0;
+  std::uint64_t oversize_keys = 0;  // moves larger than B, each in a round of its own
+  std::vector<RoundStats> per_round;
+};
+
 struct PlanSummary {
   std::int64_t from_version = 0;
   std::int64_t to_version = 0;
@@ -35,91 +63,102 @@ struct PlanSummary {
   LoadCounts read;    // every key read
   LoadCounts moved;   // keys whose owner (R = 1) or replica set (R > 1) changed
   LoadCounts stayed;  // the others
+  LoadCounts owner_changes;  // R > 1: keys whose rank-1 node changed (R = 1: = moved)
   std::uint64_t rows = 0;  // rows of moves.csv
   std::uint64_t batches = 0;
   double ideal_fraction = 0;
   bool has_bytes = false;
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order
+  std::optional<ScheduleSummary> schedule;  // when limits were given: batches are rounds
+  std::string from_placement;  // a plan from CURRENT.csv: its name (from_version unused)
 
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
   }
+  // Contract §7, R > 1: each count next to the ideal made for its unit.
+  double owner_changes_fraction() const {
+    return read.keys ? static_cast<double>(owner_changes.keys) / static_cast<double>(read.keys) : 0.0;
+  }
+  // Replica slots created (= rows) over the R · keys slots.
+  double slot_moves_fraction() const {
+    return read.keys ? static_cast<double>(rows) / (static_cast<double>(replicas) * static_cast<double>(read.keys))
+                     : 0.0;
+  }
+  // ½ Σ_i |slots_A(i) − slots_B(i)| / (R · keys): no assignment with these per-node slot
+  // counts moves fewer slots.
+  double slot_ideal_fraction() const;
 };
 
-// Accumulates a plan chunk by chunk and renders its move rows.
+// Where a plan's moves go, one call per moves.csv row in input order: `from` and `to` are
+// indices into PlanBuilder::ids(), the key and its loads are chunk.keys[i],
+// chunk.bytes_of(i), chunk.requests_of(i). The output layer renders them (MoveRows), a
+// schedule collects them.
+class MoveSink {
+ public:
+  virtual ~MoveSink() = default;
+  virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) = 0;
+};
+
+// The plan's per-chunk state (R = 1, keys only), filled by PlanBuilder::digest on the
+// placing thread and folded in by PlanBuilder::add.
+struct PlanChunk {
+  // [0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed total
+  // and the moved total; empty: not digested.
+  std::vector<std::uint64_t> counts;
+  // moved[0..moved total): chunk indices of the keys that move. Only grows: resizing it
+  // down and up again would zero-fill it per chunk.
+  std::vector<std::uint32_t> moved;
+};
+
+// Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
 class PlanBuilder {
  public:
   PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
               std::uint64_t batch_size);
 
   // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
-  // chunk (placements[0] = from, [1] = to) into work.counts and work.marks, on the thread
-  // that placed it, so that add() only folds the counts in.
-  void digest(ChunkWork& work) const;
+  // chunk (placements[0] = from, [1] = to) into `state`, on the thread that placed it,
+  // so that add() only folds the counts in.
+  void digest(const ChunkWork& work, PlanChunk& state) const;
   // ChunkHandlers::consume, in input order: accounts for the chunk (digested or not) and
-  // appends its moves.csv rows to `rows` when it is not null.
-  void add(ChunkWork& work, std::string* rows);
+  // hands its moves to `moves` when it is not null.
+  void add(const ChunkWork& work, PlanChunk& state, MoveSink* moves);
   // The same for a chunk placed in both views outside the pipeline.
-  void add(const KeyChunk& chunk, const Placement& from, const Placement& to, std::string* rows);
+  void add(const KeyChunk& chunk, const Placement& from, const Placement& to, MoveSink* moves);
 
   // Checks that moved + stayed = read in total and per node (and, R = 1, that
   // Σ in = Σ out = moved) and that `keys_read` keys were accounted for; throws
   // std::logic_error (an internal error) when not.
   PlanSummary finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const;
 
-  static std::string header() { return "batch,key,from,to\n"; }
+  // Union of both views' ids, memcmp order: what MoveSink's node indices refer to.
+  const std::vector<std::string>& ids() const { return ids_; }
 
  private:
   bool keys_only(const KeyChunk& chunk) const;
   void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                  std::vector<std::uint64_t>& counts, std::vector<std::uint32_t>& moved) const;
+                  PlanChunk& state) const;
   void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                 const std::vector<std::uint64_t>& counts, const std::vector<std::uint32_t>& moved,
-                 std::string* rows);
+                 const PlanChunk& state, MoveSink* moves);
   void add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                 std::string* rows);
+                 MoveSink* moves);
   void add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
-                      const Placement& to, std::string* rows);
-  void append_row(std::string& rows, std::string_view key, std::uint32_t from, std::uint32_t to);
+                      const Placement& to, MoveSink* moves);
 
   const ClusterView* from_;
   const ClusterView* to_;
   std::uint32_t replicas_;
   std::uint64_t batch_size_;
   std::vector<std::string> ids_;      // union of ids, memcmp order
-  std::vector<std::string> csv_ids_;  // the same, CSV-ready
   std::vector<std::uint32_t> from_union_, to_union_;  // view index -> union index
   std::vector<NodeFlow> flows_;
-  LoadCounts read_, moved_, stayed_;
+  LoadCounts read_, moved_, stayed_, owner_changes_;
   std::uint64_t rows_ = 0;
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
 };
 
-std::string summary_json(const PlanSummary& summary);
-// The operator's summary on stderr: moved vs ideal, biggest flows, batches.
-std::string summary_text(const PlanSummary& summary);
-// Per-node in/out flows as a self-contained SVG (hrw::svg::render).
-std::string plan_svg(const PlanSummary& summary);
-
-// ---- whole commands, so the CLI stays thin and tests can run them in-process ----
-
-struct KeyInput {
-  std::string path;                 // "-": stdin
-  std::optional<KeyFormat> format;  // default: from the file name
-  std::size_t chunk_keys = kDefaultChunkKeys;
-};
-
-struct PlaceJob {
-  KeyInput keys;
-  PlaceOptions place;
-  std::string out = "-";
-  std::string stats;  // JSON stats file; empty: none
-  bool progress = false;
-};
-// Streams the placement to job.out; returns the stats (printed by the caller).
-PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_bytes,
-                     bool& has_requests);
+// ---- the whole command, so the CLI stays thin and tests can run it in-process ----
 
 struct PlanJob {
   KeyInput keys;
@@ -127,10 +166,43 @@ struct PlanJob {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;  // empty: none
-  bool progress = false;
+  ScheduleLimits limits;  // any(): rounds instead of batches
+  ProgressCallback progress;   // may be empty
   StageTimes* times = nullptr;  // benchmarks: filled when not null
 };
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);
+
+// ---- plans from where the keys really are (docs/plan.md, "From the actual placement") ----
+
+struct PlacementInput {
+  std::string path;                       // CURRENT.csv; "-": stdin
+  std::optional<std::uint32_t> replicas;  // must match the file's when given
+  std::size_t chunk_keys = kDefaultChunkKeys;
+};
+
+struct PlacementPlanJob {
+  PlacementInput current;
+  PlaceOptions place;  // replicas: the file's
+  std::uint64_t batch_size = 1000;
+  std::string out_dir;
+  std::string svg;
+  ScheduleLimits limits;
+  ProgressCallback progress;
+};
+// The moves that bring every key from its current holder(s) to B's: exactly the keys whose
+// holders differ from B's. Writes what run_plan writes. ideal_fraction: from the current
+// owners' shares to B's.
+PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job);
+
+struct CheckJob {
+  PlacementInput current;
+  PlaceOptions place;    // replicas: the file's
+  std::string temp_dir;  // for the duplicate-key check's temporary files
+  ProgressCallback progress;
+};
+// Where the placement differs from B: moved = keys not where B puts them; per node `in` =
+// replicas B puts there that are missing, `out` = replicas held there that B puts elsewhere.
+PlanSummary check_placement(const ClusterView& to, const CheckJob& job);
 
 }  // namespace hrw

@@ -1,36 +1,24 @@
-// A progress line for long bulk runs: keys done, keys/s and, when the input size is known,
-// an ETA from the bytes consumed. Drawn on stderr only when stderr is a terminal, so logs
-// and pipelines stay clean; at most a few redraws per second.
+// Progress of a long bulk job, reported through a callback: the library only counts, the
+// caller decides whether and how to show it (the CLI redraws a line on a terminal).
 #pragma once
-#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
 namespace hrw {
 
-class Progress {
- public:
-  // enabled: usually stderr_is_tty(). total_bytes: input size when known.
-  Progress(bool enabled, std::optional<std::uint64_t> total_bytes);
-  ~Progress();
-
-  void update(std::uint64_t keys, std::uint64_t bytes_consumed);
-  // Erases the line, so that what follows on stderr starts clean.
-  void finish();
-
-  static bool stderr_is_tty();
-  // The text of one progress line, exposed for tests.
-  static std::string format_line(std::uint64_t keys, double seconds,
-                                 std::optional<double> fraction_done);
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool enabled_;
-  bool drawn_ = false;
-  std::optional<std::uint64_t> total_;
-  Clock::time_point start_ = Clock::now();
-  Clock::time_point last_ = start_;
+struct ProgressReport {
+  std::uint64_t keys = 0;                  // keys done
+  std::uint64_t bytes_consumed = 0;        // input bytes consumed
+  std::optional<std::uint64_t> total_bytes;  // input size when known (regular files)
 };
+
+// Called in input order, once per chunk, on the consuming thread: keep it cheap.
+using ProgressCallback = std::function<void(const ProgressReport&)>;
+
+// The text of one progress line: keys done, keys/s and, when the fraction is known, the
+// percent and an ETA. Short enough for any terminal.
+std::string progress_text(std::uint64_t keys, double seconds, std::optional<double> fraction_done);
 
 }  // namespace hrw

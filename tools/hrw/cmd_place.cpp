@@ -4,8 +4,8 @@
 #include "hrw/bulk_options.hpp"
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
-#include "hrw/plan.hpp"
-#include "hrw/progress.hpp"
+#include "hrw/output.hpp"
+#include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
 
@@ -35,10 +35,12 @@ Runner add_place(CLI::App& app) {
     job.place = args->bulk.place_options();
     job.out = args->out;
     job.stats = args->stats;
-    job.progress = Progress::stderr_is_tty();
+    ProgressLine progress;
+    job.progress = progress.callback();
     bool has_bytes = false, has_requests = false;
     const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
-    fmt::print(stderr, "{}", stats.table(has_bytes, has_requests));
+    progress.finish();
+    fmt::print(stderr, "{}", place_stats_table(stats, has_bytes, has_requests));
     return 0;
   };
 }

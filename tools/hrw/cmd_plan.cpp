@@ -1,6 +1,7 @@
 // hrw plan: which keys move between two versioned views, in batches, with the accounting
 // an operator needs (docs/plan.md).
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -11,8 +12,9 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
-#include "hrw/plan.hpp"
-#include "hrw/progress.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/output.hpp"
+#include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
 
@@ -20,10 +22,13 @@ namespace {
 
 struct PlanArgs {
   std::string from, to;
+  std::string from_placement;
+  bool replicas_given = false;
   BulkOptions bulk;
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;
+  std::optional<std::int64_t> max_moves, max_bytes;  // signed: -1 is refused, not wrapped
   bool kernel_only = false;
   bool stage_times = false;
 };
@@ -66,6 +71,35 @@ void print_stage_times(const StageTimes& t) {
              ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
 }
 
+ScheduleLimits schedule_limits(const PlanArgs& a) {
+  for (auto [name, value] : {std::pair{"--max-moves-per-node", a.max_moves},
+                             std::pair{"--max-bytes-per-node", a.max_bytes}})
+    if (value && *value < 1) throw InputError(fmt::format("{} must be at least 1, got {}", name, *value));
+  auto unsigned_of = [](std::optional<std::int64_t> v) -> std::optional<std::uint64_t> {
+    if (v) return static_cast<std::uint64_t>(*v);
+    return std::nullopt;
+  };
+  return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
+}
+
+int plan_from_placement(const PlanArgs& a) {
+  const ClusterView to(load_cluster_file(a.to));
+  PlacementPlanJob job;
+  job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
+  if (a.replicas_given) job.current.replicas = a.bulk.replicas;
+  job.place = a.bulk.place_options();
+  job.batch_size = a.batch_size;
+  job.out_dir = a.out_dir;
+  job.svg = a.svg;
+  job.limits = schedule_limits(a);
+  ProgressLine progress;
+  job.progress = progress.callback();
+  const PlanSummary summary = run_plan_from_placement(to, job);
+  progress.finish();
+  fmt::print(stderr, "{}", summary_text(summary));
+  return 0;
+}
+
 }  // namespace
 
 Runner add_plan(CLI::App& app) {
@@ -76,17 +110,36 @@ Runner add_plan(CLI::App& app) {
       "Views with the same seed, hash mode and rank rule (both weighted or both not) are\n"
       "placed together: one pass over the union of their node ids per key. Otherwise each\n"
       "key is placed twice, once per view (same results, about twice the placement time).");
-  sub->add_option("--from", args->from, "Source cluster view (JSON, with version)")->required();
+  sub->add_option("--from", args->from, "Source cluster view (JSON, with version)");
+  sub->add_option("--from-placement", args->from_placement,
+                  "Instead of --from and --keys: where every key is now (CSV key,owner or "
+                  "key,replica_1..R, optional bytes/requests), e.g. after a partial migration");
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
   add_bulk_options(*sub, args->bulk);
+  sub->get_option("--keys")->required(false);  // not with --from-placement
   sub->add_option("--batch-size", args->batch_size, "Rows per batch of moves.csv")
       ->check(CLI::PositiveNumber);
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
   sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
+  sub->add_option("--max-moves-per-node", args->max_moves,
+                  "Rounds instead of batches: each node sends at most K moves and receives at most "
+                  "K per round (the fewest rounds possible)");
+  sub->add_option("--max-bytes-per-node", args->max_bytes,
+                  "Rounds instead of batches: each node sends at most B bytes and receives at most B "
+                  "per round (bytes column of the keys; a larger key gets a round of its own)");
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
-  return [args]() -> int {
+  return [args, sub]() -> int {
+    if (args->from.empty() == args->from_placement.empty())
+      throw InputError("plan: give either --from (with --keys) or --from-placement");
+    if (args->from_placement.empty() == args->bulk.keys.empty())
+      throw InputError(args->from.empty() ? "plan: --keys goes with --from, not with --from-placement"
+                                          : "plan: --from needs --keys");
+    if (!args->from_placement.empty()) {
+      args->replicas_given = sub->count("--replicas") > 0;
+      return plan_from_placement(*args);
+    }
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
     if (auto warning = incompatibility_warning(from, to)) fmt::print(stderr, "hrw: {}\n", *warning);
@@ -97,10 +150,14 @@ Runner add_plan(CLI::App& app) {
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
-    job.progress = Progress::stderr_is_tty();
+    job.limits = schedule_limits(*args);
+    ProgressLine progress;
+    job.progress = progress.callback();
     StageTimes times;
     if (args->stage_times) job.times = &times;
-    fmt::print(stderr, "{}", summary_text(run_plan(from, to, job)));
+    const PlanSummary summary = run_plan(from, to, job);
+    progress.finish();
+    fmt::print(stderr, "{}", summary_text(summary));
     if (args->stage_times) print_stage_times(times);
     return 0;
   };

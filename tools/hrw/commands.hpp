@@ -15,5 +15,6 @@ Runner add_plan(CLI::App& app);
 Runner add_compare(CLI::App& app);
 Runner add_verify(CLI::App& app);
 Runner add_sample(CLI::App& app);
+Runner add_check(CLI::App& app);
 
 }  // namespace hrw::cli

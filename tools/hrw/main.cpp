@@ -1,5 +1,5 @@
 // hrw: rendezvous placement from the command line.
-// Exit codes: 0 success, 2 bad input (one line on stderr naming the problem), 1 internal
+// Exit codes: 0 success (hrw check: 3 when keys are misplaced), 2 bad input (one line on stderr naming the problem), 1 internal
 // failure. Every command's errors pass through here so the policy lives in one place.
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   add(hrw::cli::add_compare);
   add(hrw::cli::add_verify);
   add(hrw::cli::add_sample);
+  add(hrw::cli::add_check);
 
   try {
     app.parse(argc, argv);

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "hrw/csv.hpp"
 #include "hrw/plan.hpp"
 
 namespace hrw {
@@ -41,6 +40,14 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 
 }  // namespace
 
+double PlanSummary::slot_ideal_fraction() const {
+  if (read.keys == 0) return 0.0;
+  std::uint64_t diff = 0;
+  for (const NodeFlow& f : nodes)
+    diff += f.before.keys > f.after.keys ? f.before.keys - f.after.keys : f.after.keys - f.before.keys;
+  return 0.5 * static_cast<double>(diff) / (static_cast<double>(replicas) * static_cast<double>(read.keys));
+}
+
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
   return total_variation_distance(id_shares(a), id_shares(b));
 }
@@ -58,68 +65,47 @@ PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::ui
     : from_(&from), to_(&to), replicas_(replicas), batch_size_(std::max<std::uint64_t>(batch_size, 1)),
       ids_(union_ids(from, to)), from_union_(to_union(from, ids_)), to_union_(to_union(to, ids_)),
       flows_(ids_.size()) {
-  for (std::size_t u = 0; u < ids_.size(); ++u) {
-    csv_ids_.push_back(csv::quoted(ids_[u]));
-    flows_[u].id = ids_[u];
-  }
-}
-
-void PlanBuilder::append_row(std::string& rows, std::string_view key, std::uint32_t from,
-                             std::uint32_t to) {
-  char num[24];
-  const auto end = fmt::format_to(num, "{}", rows_ / batch_size_ + 1);
-  rows.append(num, end);
-  rows.push_back(',');
-  csv::append_field(rows, key);
-  rows.push_back(',');
-  rows.append(csv_ids_[from]);
-  rows.push_back(',');
-  rows.append(csv_ids_[to]);
-  rows.push_back('\n');
+  for (std::size_t u = 0; u < ids_.size(); ++u) flows_[u].id = ids_[u];
 }
 
 bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
   return replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty();
 }
 
-void PlanBuilder::digest(ChunkWork& work) const {
-  if (keys_only(work.chunk))
-    count_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks);
+void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state) const {
+  if (keys_only(work.chunk)) count_keys(work.chunk, work.placements[0], work.placements[1], state);
 }
 
-void PlanBuilder::add(ChunkWork& work, std::string* rows) {
-  if (!keys_only(work.chunk)) return add(work.chunk, work.placements[0], work.placements[1], rows);
-  if (work.counts.empty())  // not digested
-    count_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks);
-  fold_keys(work.chunk, work.placements[0], work.placements[1], work.counts, work.marks, rows);
-  work.counts.clear();  // a reused slot must be digested again
+void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) {
+  if (!keys_only(work.chunk)) return add(work.chunk, work.placements[0], work.placements[1], moves);
+  if (state.counts.empty())  // not digested
+    count_keys(work.chunk, work.placements[0], work.placements[1], state);
+  fold_keys(work.chunk, work.placements[0], work.placements[1], state, moves);
+  state.counts.clear();  // a reused slot must be digested again
 }
 
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                      std::string* rows) {
+                      MoveSink* moves) {
   if (keys_only(chunk)) {
-    std::vector<std::uint64_t> counts;
-    std::vector<std::uint32_t> moved;
-    count_keys(chunk, from, to, counts, moved);
-    fold_keys(chunk, from, to, counts, moved, rows);
+    PlanChunk state;
+    count_keys(chunk, from, to, state);
+    fold_keys(chunk, from, to, state, moves);
   } else if (replicas_ == 1) {
-    add_loads(chunk, from, to, rows);
+    add_loads(chunk, from, to, moves);
   } else {
     for (std::size_t i = 0; i < chunk.size(); ++i) {
       read_.add(chunk, i);
-      add_replicated(chunk, i, from, to, rows);
+      add_replicated(chunk, i, from, to, moves);
     }
   }
 }
 
-// R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk:
-// counts[0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed
-// total and the moved total; moved[0..moved total) are the chunk indices of the keys that
-// move (`moved` only grows: resizing it down and up again would zero-fill it per chunk).
-// Local pointers keep the loop's state in registers.
+// R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk and
+// fills `state` (PlanChunk). Local pointers keep the loop's state in registers.
 void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                             std::vector<std::uint64_t>& counts,
-                             std::vector<std::uint32_t>& moved) const {
+                             PlanChunk& state) const {
+  std::vector<std::uint64_t>& counts = state.counts;
+  std::vector<std::uint32_t>& moved = state.moved;
   const std::size_t u = ids_.size();
   const std::size_t n = chunk.size();
   counts.assign(3 * u + 2, 0);
@@ -151,10 +137,11 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
 }
 
 // In input order: the counts folded into the running totals, the moved keys' flows and
-// rows (batch numbers need every earlier row).
+// moves, handed to the sink in input order.
 void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                            const std::vector<std::uint64_t>& counts,
-                            const std::vector<std::uint32_t>& moved, std::string* rows) {
+                            const PlanChunk& state, MoveSink* moves) {
+  const std::vector<std::uint64_t>& counts = state.counts;
+  const std::vector<std::uint32_t>& moved = state.moved;
   const std::size_t u = ids_.size();
   for (std::size_t node = 0; node < u; ++node) {
     flows_[node].before.keys += counts[node];
@@ -171,14 +158,14 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
     const std::uint32_t b = to_union_[to.owner(i)];
     flows_[a].out.keys += 1;
     flows_[b].in.keys += 1;
-    if (rows) append_row(*rows, chunk.keys[i], a, b);
+    if (moves) moves->add_move(chunk, i, a, b);
     ++rows_;
   }
 }
 
 // R = 1 with bytes and/or requests: every counter gets the key's loads.
 void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                            std::string* rows) {
+                            MoveSink* moves) {
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     read_.add(chunk, i);
     const std::uint32_t a = from_union_[from.owner(i)];
@@ -193,7 +180,7 @@ void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const 
     moved_.add(chunk, i);
     flows_[a].out.add(chunk, i);
     flows_[b].in.add(chunk, i);
-    if (rows) append_row(*rows, chunk.keys[i], a, b);
+    if (moves) moves->add_move(chunk, i, a, b);
     ++rows_;
   }
 }
@@ -202,7 +189,7 @@ void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const 
 // (one moves.csv row: copy from a node that keeps a replica, the best-ranked in A, else
 // from A's owner); a node of A's set missing from B's set loses one.
 void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
-                                 const Placement& to, std::string* rows) {
+                                 const Placement& to, MoveSink* moves) {
   set_a_.clear();
   set_b_.clear();
   for (std::uint32_t r = 0; r < replicas_; ++r) {
@@ -230,10 +217,11 @@ void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Pla
     if (contains(set_a_, n)) continue;
     flows_[n].in.add(chunk, i);
     changed = true;
-    if (rows) append_row(*rows, chunk.keys[i], source, n);
+    if (moves) moves->add_move(chunk, i, source, n);
     ++rows_;
   }
   (changed ? moved_ : stayed_).add(chunk, i);
+  if (set_a_.front() != set_b_.front()) owner_changes_.add(chunk, i);
 }
 
 PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const {
@@ -269,6 +257,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.read = read_;
   s.moved = moved_;
   s.stayed = stayed_;
+  s.owner_changes = replicas_ == 1 ? moved_ : owner_changes_;
   s.rows = rows_;
   s.batches = (rows_ + batch_size_ - 1) / batch_size_;
   s.ideal_fraction = ideal_fraction(*from_, *to_);

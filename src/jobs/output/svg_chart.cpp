@@ -1,6 +1,6 @@
 // Grouped bar charts as plain SVG 1.1: fixed layout arithmetic, fixed number formatting,
 // no scripts or external resources, so the file is deterministic and opens anywhere.
-#include "report/svg_chart.hpp"
+#include "output/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>

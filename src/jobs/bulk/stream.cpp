@@ -81,6 +81,7 @@ struct Stream {
 };
 
 void stream_serially(Stream& s) {
+  if (s.handlers.prepare) s.handlers.prepare(1);
   ChunkWork work;
   while (s.read(work)) {
     s.place_and_digest(work);
@@ -97,6 +98,8 @@ void stream_pipelined(Stream& s, std::size_t threads) {
   // Tokens leave the last (in-order) stage in order, so token k may reuse slot k % size
   // once k - tokens has left: one spare slot makes that hold with margin.
   std::vector<ChunkWork> slots(tokens + 1);
+  for (std::size_t i = 0; i < slots.size(); ++i) slots[i].slot = i;
+  if (s.handlers.prepare) s.handlers.prepare(slots.size());
   std::size_t next_slot = 0;
   tbb::parallel_pipeline(
       tokens,

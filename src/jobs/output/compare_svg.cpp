@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "hrw/compare.hpp"
-#include "report/svg_chart.hpp"
+#include "output/svg_chart.hpp"
 
 namespace hrw::compare {
 

@@ -1,0 +1,78 @@
+// The output layer: every CSV row, JSON summary, text table and SVG chart a bulk command
+// writes. Accounting classes (PlaceStats, PlanBuilder) count; these render.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_source.hpp"
+#include "hrw/place.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/plan.hpp"
+
+namespace hrw {
+
+// ---- hrw place ----
+
+// The CSV rows of `hrw place` (header: key,owner or key,replica_1..replica_R; a partial
+// result leaves its missing replicas empty). Node ids are quoted once, up front.
+class PlacementCsv {
+ public:
+  PlacementCsv(const ClusterView& view, std::uint32_t replicas);
+  std::string header() const;
+  void append_rows(std::string& out, const KeyChunk& chunk, const Placement& placement) const;
+
+ private:
+  std::uint32_t replicas_;
+  std::vector<std::string> ids_;  // CSV-ready
+};
+
+// --stats: per-node keys (bytes, requests) owned, shares and peak-to-mean, as JSON and as
+// the table printed on stderr.
+std::string place_stats_json(const PlaceStats& stats, bool with_bytes, bool with_requests);
+std::string place_stats_table(const PlaceStats& stats, bool with_bytes, bool with_requests);
+
+// ---- hrw plan ----
+
+// moves.csv rows: `batch,key,from,to` (+ `bytes`, `requests` when asked for). Node ids
+// are PlanBuilder::ids() indices, quoted once, up front.
+class MoveCsv {
+ public:
+  MoveCsv(const std::vector<std::string>& ids, bool with_bytes, bool with_requests);
+  std::string header() const;
+  void append_row(std::string& out, std::uint64_t batch, std::string_view key, std::uint32_t from,
+                  std::uint32_t to, std::uint64_t bytes, std::uint64_t requests) const;
+
+ private:
+  std::vector<std::string> ids_;  // CSV-ready
+  bool with_bytes_, with_requests_;
+};
+
+// The unscheduled plan's rows: in input order, cut every `batch_size` rows (row k,
+// counting from 0, is in batch k / batch_size + 1), appended to `out`.
+class BatchedMoveRows : public MoveSink {
+ public:
+  BatchedMoveRows(const MoveCsv& csv, std::uint64_t batch_size, std::string& out)
+      : csv_(&csv), batch_size_(batch_size), out_(&out) {}
+  void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override {
+    csv_->append_row(*out_, rows_++ / batch_size_ + 1, chunk.keys[i], from, to, chunk.bytes_of(i),
+                     chunk.requests_of(i));
+  }
+
+ private:
+  const MoveCsv* csv_;
+  std::uint64_t batch_size_;
+  std::string* out_;
+  std::uint64_t rows_ = 0;
+};
+
+// summary.json.
+std::string summary_json(const PlanSummary& summary);
+// The operator's summary on stderr: moved vs ideal, biggest flows, batches.
+std::string summary_text(const PlanSummary& summary);
+// Per-node in/out flows as a self-contained SVG (hrw::svg::render).
+std::string plan_svg(const PlanSummary& summary);
+
+}  // namespace hrw

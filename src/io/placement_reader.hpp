@@ -1,0 +1,73 @@
+// CURRENT.csv, where each key really is: RFC 4180 with a header `key,owner` or
+// `key,replica_1,…,replica_R` (any column order), optional `bytes` / `requests`. Holder ids
+// are free text (ids absent from the target view are allowed); a missing replica is an
+// empty cell after the present ones (a partial placement). Keys listed twice are found by
+// DuplicateKeys, in flat memory.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hrw/key_source.hpp"
+#include "byte_reader.hpp"
+#include "csv_reader.hpp"
+
+namespace hrw::io {
+
+class PlacementReader {
+ public:
+  // Throws InputError naming the file: no `key` column, no owner/replica columns, replica
+  // columns not numbered 1..R, or (when given) a replica count other than `replicas`.
+  PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas);
+
+  // The next keys (at most max_keys) and their holders: holders[i * R + r] indexes ids(),
+  // or is kNoHolder for an empty cell. False at the end.
+  bool next(KeyChunk& chunk, std::vector<std::uint32_t>& holders, std::vector<std::uint64_t>& lines,
+            std::size_t max_keys);
+
+  static constexpr std::uint32_t kNoHolder = 0xFFFFFFFFu;
+  std::uint32_t replicas() const { return static_cast<std::uint32_t>(replica_cols_.size()); }
+  const std::vector<std::string>& ids() const { return ids_; }  // in order of first appearance
+  bool has_bytes() const { return bytes_col_ != kNone; }
+  bool has_requests() const { return requests_col_ != kNone; }
+  const std::string& name() const { return name_; }
+  std::optional<std::uint64_t> total_bytes() const { return total_; }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::uint32_t holder(const std::string& id);
+  std::uint64_t count(std::size_t col, const char* what) const;
+
+  std::string name_;
+  ByteReader in_;
+  CsvReader csv_{in_};
+  std::optional<std::uint64_t> total_;
+  std::size_t fields_ = 0;
+  std::size_t key_col_ = kNone, bytes_col_ = kNone, requests_col_ = kNone;
+  std::vector<std::size_t> replica_cols_;  // rank r's column
+  std::vector<std::string> ids_;
+  std::unordered_map<std::string, std::uint32_t> id_index_;
+  std::uint64_t keys_ = 0;
+};
+
+// Keys seen twice, without holding every key in memory: each key goes, with its line, to
+// one of several unnamed temporary files chosen by its hash; at the end each file is
+// sorted in memory on its own. Memory: one file's share; disk: (key + 16 bytes) per key.
+class DuplicateKeys {
+ public:
+  DuplicateKeys(const std::string& dir, std::optional<std::uint64_t> input_bytes);
+  ~DuplicateKeys();
+  void add(std::string_view key, std::uint64_t line);
+  // InputError "NAME: line L: key "K" is listed twice (first on line F)" for the earliest
+  // such line in one partition.
+  void check(const std::string& name);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hrw::io

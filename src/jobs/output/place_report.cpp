@@ -1,0 +1,67 @@
+// hrw place's --stats JSON and its stderr table.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hrw/output.hpp"
+
+namespace hrw {
+
+std::string place_stats_json(const PlaceStats& s, bool with_bytes, bool with_requests) {
+  using nlohmann::ordered_json;
+  ordered_json out;
+  out["version"] = s.view().version();
+  out["replicas"] = s.replicas();
+  out["keys"] = s.read().keys;
+  if (with_bytes) out["bytes"] = s.read().bytes;
+  if (with_requests) out["requests"] = s.read().requests;
+  if (s.replicas() > 1) out["partial_keys"] = s.partial_keys();
+  out["peak_to_mean"] = s.peak_to_mean();
+  auto& nodes = out["nodes"] = ordered_json::array();
+  for (std::uint32_t n = 0; n < s.view().size(); ++n) {
+    ordered_json row;
+    row["id"] = s.view().node(n).id;
+    row["keys"] = s.owned()[n].keys;
+    if (with_bytes) row["bytes"] = s.owned()[n].bytes;
+    if (with_requests) row["requests"] = s.owned()[n].requests;
+    if (s.replicas() > 1) row["replica_slots"] = s.slots()[n];
+    row["share"] = s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
+    row["target_share"] = s.view().share(n);
+    row["share_ratio"] = s.share_ratio(n);
+    nodes.push_back(std::move(row));
+  }
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_requests) {
+  std::size_t width = 5;
+  for (auto& node : s.view().nodes()) width = std::max(width, node.id.size());
+  std::string out = fmt::format("{:<{}}  {:>12}", "node", width, "keys");
+  if (with_bytes) out += fmt::format("  {:>14}", "bytes");
+  if (with_requests) out += fmt::format("  {:>14}", "requests");
+  if (s.replicas() > 1) out += fmt::format("  {:>12}", "replicas");
+  out += fmt::format("  {:>8}  {:>8}  {:>6}\n", "share", "target", "ratio");
+  auto line = [&](std::string_view id, const LoadCounts& c, std::uint64_t slots, double share,
+                  double target) {
+    out += fmt::format("{:<{}}  {:>12}", id, width, c.keys);
+    if (with_bytes) out += fmt::format("  {:>14}", c.bytes);
+    if (with_requests) out += fmt::format("  {:>14}", c.requests);
+    if (s.replicas() > 1) out += fmt::format("  {:>12}", slots);
+    out += fmt::format("  {:>7.3f}%  {:>7.3f}%  {:>6.3f}\n", share * 100, target * 100,
+                       target > 0 ? share / target : 0.0);
+  };
+  std::uint64_t total_slots = 0;
+  for (std::uint32_t n = 0; n < s.view().size(); ++n) {
+    const double share =
+        s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
+    line(s.view().node(n).id, s.owned()[n], s.slots()[n], share, s.view().share(n));
+    total_slots += s.slots()[n];
+  }
+  line("total", s.read(), total_slots, s.read().keys ? 1.0 : 0.0, 1.0);
+  out += fmt::format("peak-to-mean {:.4f}{}\n", s.peak_to_mean(),
+                     s.partial_keys() ? fmt::format("  partial keys {}", s.partial_keys()) : "");
+  return out;
+}
+
+}  // namespace hrw

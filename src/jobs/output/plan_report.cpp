@@ -1,0 +1,199 @@
+// What a plan tells the operator: summary.json, the stderr summary and the SVG chart.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hrw/output.hpp"
+#include "output/svg_chart.hpp"
+
+namespace hrw {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// keys_*, bytes_*, requests_* for one flow direction; bytes and requests only when given.
+void put_counts(ordered_json& row, const char* suffix, const LoadCounts& c, const PlanSummary& s) {
+  row[fmt::format("keys_{}", suffix)] = c.keys;
+  if (s.has_bytes) row[fmt::format("bytes_{}", suffix)] = c.bytes;
+  if (s.has_requests) row[fmt::format("requests_{}", suffix)] = c.requests;
+}
+
+std::string percent(double f) { return fmt::format("{:.3f}%", f * 100.0); }
+
+// "v3", or the placement file a plan starts from.
+std::string from_name(const PlanSummary& s) {
+  return s.from_placement.empty() ? fmt::format("v{}", s.from_version) : s.from_placement;
+}
+
+template <class T>
+ordered_json or_null(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json schedule_json(const ScheduleSummary& s) {
+  ordered_json out;
+  out["rounds"] = s.rounds;
+  out["lower_bound"] = s.lower_bound;
+  out["unit_bound"] = s.unit_bound;
+  out["byte_bound"] = s.byte_bound;
+  out["max_moves_per_node"] = or_null(s.limits.max_moves_per_node);
+  out["max_bytes_per_node"] = or_null(s.limits.max_bytes_per_node);
+  out["oversize_keys"] = s.oversize_keys;
+  auto& rounds = out["per_round"] = ordered_json::array();
+  for (const RoundStats& r : s.per_round) {
+    ordered_json row;
+    row["round"] = r.round;
+    row["moves"] = r.moves;
+    row["bytes"] = r.bytes;
+    row["peak_send"] = r.peak_send;
+    row["peak_receive"] = r.peak_receive;
+    if (s.limits.max_bytes_per_node) {
+      row["peak_send_bytes"] = r.peak_send_bytes;
+      row["peak_receive_bytes"] = r.peak_receive_bytes;
+    }
+    rounds.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::string schedule_text(const PlanSummary& p) {
+  const ScheduleSummary& s = *p.schedule;
+  std::string limits;
+  if (s.limits.max_moves_per_node) limits += fmt::format("{} moves", *s.limits.max_moves_per_node);
+  if (s.limits.max_bytes_per_node)
+    limits += fmt::format("{}{} bytes", limits.empty() ? "" : ", ", *s.limits.max_bytes_per_node);
+  std::string out = fmt::format(
+      "  {} move row(s) in {} round(s), lower bound {} (moves {}, bytes {}); at most {} sent and "
+      "received per node per round\n",
+      p.rows, s.rounds, s.lower_bound, s.unit_bound, s.byte_bound, limits);
+  if (s.oversize_keys)
+    out += fmt::format("  {} key(s) larger than the byte limit, each in a round of its own\n",
+                       s.oversize_keys);
+  return out;
+}
+
+}  // namespace
+
+std::string summary_json(const PlanSummary& s) {
+  ordered_json out;
+  if (s.from_placement.empty())
+    out["from_version"] = s.from_version;
+  else
+    out["from_placement"] = s.from_placement;
+  out["to_version"] = s.to_version;
+  out["replicas"] = s.replicas;
+  out["keys"] = s.read.keys;
+  out["moved"] = s.moved.keys;
+  out["stayed"] = s.stayed.keys;
+  if (s.replicas == 1) {
+    out["moved_fraction"] = s.moved_fraction();
+    out["ideal_fraction"] = s.ideal_fraction;
+  } else {
+    // Contract §7: like with like. `moved` above is the keys whose set changed.
+    out["owner_changes"] = s.owner_changes.keys;
+    out["owner_changes_fraction"] = s.owner_changes_fraction();
+    out["owner_ideal_fraction"] = s.ideal_fraction;
+    out["slot_moves"] = s.rows;
+    out["slot_moves_fraction"] = s.slot_moves_fraction();
+    out["slot_ideal_fraction"] = s.slot_ideal_fraction();
+    out["set_changed"] = s.moved.keys;
+    out["set_changed_fraction"] = s.moved_fraction();
+  }
+  if (s.has_bytes) out["bytes"] = s.read.bytes, out["bytes_moved"] = s.moved.bytes;
+  if (s.has_requests) out["requests"] = s.read.requests, out["requests_moved"] = s.moved.requests;
+  out["rows"] = s.rows;
+  if (!s.schedule) out["batch_size"] = s.batch_size;
+  out["batches"] = s.batches;
+  if (s.schedule) out["schedule"] = schedule_json(*s.schedule);
+  out["units"] = s.replicas == 1 ? "keys" : "replica slots";
+  auto& nodes = out["nodes"] = ordered_json::array();
+  for (const NodeFlow& f : s.nodes) {
+    ordered_json row;
+    row["id"] = f.id;
+    put_counts(row, "before", f.before, s);
+    put_counts(row, "after", f.after, s);
+    row["in"] = f.in.keys;
+    row["out"] = f.out.keys;
+    if (s.has_bytes) row["bytes_in"] = f.in.bytes, row["bytes_out"] = f.out.bytes;
+    if (s.has_requests) row["requests_in"] = f.in.requests, row["requests_out"] = f.out.requests;
+    nodes.push_back(std::move(row));
+  }
+  // Keys are not in the summary, but node ids are bytes too: never refuse to write it.
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+// R > 1 (contract §7): owner changes vs the owner ideal, slot moves vs the slot ideal,
+// changed sets without an ideal.
+std::string replicated_headline(const PlanSummary& s) {
+  return fmt::format(
+      "plan {} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
+      "moves {} ({} of R x keys), slot ideal {}; keys whose replica set changed {} ({})",
+      from_name(s), s.to_version, s.replicas, s.read.keys, s.owner_changes.keys,
+      percent(s.owner_changes_fraction()), percent(s.ideal_fraction), s.rows,
+      percent(s.slot_moves_fraction()), percent(s.slot_ideal_fraction()), s.moved.keys,
+      percent(s.moved_fraction()));
+}
+
+std::string summary_text(const PlanSummary& s) {
+  std::string out =
+      s.replicas == 1
+          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}\n", from_name(s),
+                        s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
+                        percent(s.ideal_fraction))
+          : replicated_headline(s) + "\n";
+  const char* unit = s.replicas == 1 ? "keys" : "replica slots";
+  auto top = [&](const char* title, auto count) {
+    std::vector<const NodeFlow*> order;
+    for (const NodeFlow& f : s.nodes)
+      if (count(f) > 0) order.push_back(&f);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const NodeFlow* a, const NodeFlow* b) { return count(*a) > count(*b); });
+    if (order.empty()) return;
+    out += fmt::format("  biggest {} ({}):", title, unit);
+    for (std::size_t i = 0; i < std::min<std::size_t>(order.size(), 5); ++i)
+      out += fmt::format(" {} {}", order[i]->id, count(*order[i]));
+    out += "\n";
+  };
+  top("inflows", [](const NodeFlow& f) { return f.in.keys; });
+  top("outflows", [](const NodeFlow& f) { return f.out.keys; });
+  if (s.schedule) return out + schedule_text(s);
+  out += fmt::format("  {} move row(s) in {} batch(es) of at most {}\n", s.rows, s.batches,
+                     s.batch_size);
+  return out;
+}
+
+std::string plan_svg(const PlanSummary& s) {
+  svg::BarPanel flows;
+  flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
+  flows.x_label = "node";
+  flows.y_label = s.replicas == 1 ? "keys" : "replica slots";
+  svg::Series in{"in", {}}, out{"out", {}};
+  svg::BarPanel load;
+  load.title = "Load per node";
+  load.x_label = "node";
+  load.y_label = flows.y_label;
+  svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
+  for (const NodeFlow& f : s.nodes) {
+    flows.categories.push_back(f.id);
+    load.categories.push_back(f.id);
+    in.values.push_back(static_cast<double>(f.in.keys));
+    out.values.push_back(static_cast<double>(f.out.keys));
+    before.values.push_back(static_cast<double>(f.before.keys));
+    after.values.push_back(static_cast<double>(f.after.keys));
+  }
+  flows.series = {in, out};
+  load.series = {before, after};
+  const std::string title =
+      s.replicas == 1 ? fmt::format("hrw plan: {} moved ({}), ideal {}", s.moved.keys,
+                                    percent(s.moved_fraction()), percent(s.ideal_fraction))
+                      : fmt::format("hrw plan, R = {}: owner changes {} (ideal {}); slot moves {} "
+                                    "(ideal {}); sets changed {}",
+                                    s.replicas, percent(s.owner_changes_fraction()),
+                                    percent(s.ideal_fraction), percent(s.slot_moves_fraction()),
+                                    percent(s.slot_ideal_fraction()), s.moved.keys);
+  return svg::render(title, {flows, load});
+}
+
+}  // namespace hrw

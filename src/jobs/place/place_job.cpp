@@ -1,0 +1,58 @@
+// hrw place end to end: open the input and every output (so that an unwritable
+// destination fails before hours of work), stream, check, then publish all-or-nothing.
+#include <fmt/format.h>
+
+#include "hrw/atomic_file.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/output.hpp"
+#include "hrw/reference.hpp"
+
+namespace hrw {
+
+namespace {
+
+KeyFormat format_of(const KeyInput& in) { return in.format.value_or(key_format_for(in.path)); }
+
+}  // namespace
+
+PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_bytes,
+                     bool& has_requests) {
+  validate_request(view, job.place);
+  KeySource source(job.keys.path, format_of(job.keys));
+  has_bytes = source.has_bytes();
+  has_requests = source.has_requests();
+  AtomicFile out(job.out);
+  std::optional<AtomicFile> stats_file;
+  if (!job.stats.empty()) stats_file.emplace(job.stats);
+
+  const PlacementCsv csv(view, job.place.replicas);
+  PlaceStats stats(view, job.place.replicas);
+  out.write(csv.header());
+  PerChunk<std::string> rows;  // formatted in the digest step, written in order
+  ChunkHandlers handlers;
+  handlers.prepare = [&](std::size_t slots) { rows.resize(slots); };
+  // Formatting the rows is most of a place's CPU time: it runs in parallel.
+  handlers.digest = [&](ChunkWork& work) {
+    rows[work].clear();
+    csv.append_rows(rows[work], work.chunk, work.placements[0]);
+  };
+  handlers.consume = [&](ChunkWork& work) {
+    out.write(rows[work]);
+    stats.add(work.chunk, work.placements[0]);
+    if (job.progress)
+      job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
+  };
+  stream_placements(source, {&view}, {job.place, job.keys.chunk_keys}, handlers);
+  if (stats.read().keys != source.keys_read())
+    throw std::logic_error(fmt::format("place: {} keys read but {} placed", source.keys_read(),
+                                       stats.read().keys));
+  if (stats_file) {
+    stats_file->write(place_stats_json(stats, has_bytes, has_requests));
+    commit_all({&out, &*stats_file});
+  } else {
+    out.commit();
+  }
+  return stats;
+}
+
+}  // namespace hrw

@@ -1,0 +1,191 @@
+// Plans and checks from CURRENT.csv. Pass 1 reads the file once: every record is spilled
+// (in input order) to an unnamed temporary file, every key goes to the duplicate check,
+// and the holder ids are collected. The holders then form a view A (their ids, equal
+// weights: only its ids matter) so that pass 2 is an ordinary plan from A to B, read back
+// from the spill: the same accounting, rows, R > 1 copy rules and schedules as run_plan.
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "hrw/atomic_file.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/output.hpp"
+#include "hrw/reference.hpp"
+#include "io/placement_reader.hpp"
+#include "io/spill_file.hpp"
+#include "plan/scheduled_moves.hpp"
+
+namespace hrw {
+
+namespace {
+
+struct SpilledKey {
+  std::uint32_t key_size;
+  std::uint64_t bytes, requests;
+};
+
+// The first pass: CURRENT.csv spilled, checked for duplicates, its holders as a view.
+class CurrentPlacement {
+ public:
+  CurrentPlacement(const PlacementInput& in, const std::string& temp_dir, const ProgressCallback& progress)
+      : reader_(in.path, in.replicas), spill_(temp_dir), chunk_keys_(in.chunk_keys) {
+    io::DuplicateKeys duplicates(temp_dir, reader_.total_bytes());
+    KeyChunk chunk;
+    std::vector<std::uint32_t> holders;
+    std::vector<std::uint64_t> lines;
+    const std::uint32_t r = reader_.replicas();
+    while (reader_.next(chunk, holders, lines, chunk_keys_)) {
+      for (std::size_t i = 0; i < chunk.size(); ++i) {
+        const std::string_view key = chunk.keys[i];
+        duplicates.add(key, lines[i]);
+        const SpilledKey head{static_cast<std::uint32_t>(key.size()), chunk.bytes_of(i), chunk.requests_of(i)};
+        spill_.write(&head, sizeof head);
+        spill_.write(&holders[i * r], r * sizeof(std::uint32_t));
+        spill_.write(key.data(), key.size());
+        if (owners_.size() <= holders[i * r]) owners_.resize(holders[i * r] + 1, 0);
+        ++owners_[holders[i * r]];
+        ++keys_;
+      }
+      if (progress) progress({keys_, chunk.input_offset, reader_.total_bytes()});
+    }
+    duplicates.check(reader_.name());
+    if (keys_ == 0) throw InputError(fmt::format("{}: the placement lists no keys", reader_.name()));
+    ClusterSpec spec;
+    spec.source = reader_.name();
+    for (const std::string& id : reader_.ids()) spec.nodes.push_back({id, std::nullopt, {}});
+    view_.emplace(spec);
+    for (const std::string& id : reader_.ids()) to_view_.push_back(*view_->find(id));
+  }
+
+  const ClusterView& view() const { return *view_; }
+  const io::PlacementReader& reader() const { return reader_; }
+  std::uint64_t keys() const { return keys_; }
+
+  // Owner-level ideal from the current owners' shares to B's: ½ Σ |share_now − share_B|.
+  double ideal_fraction(const ClusterView& to) const {
+    std::map<std::string, double> diff;
+    for (std::size_t h = 0; h < owners_.size(); ++h)
+      diff[reader_.ids()[h]] += static_cast<double>(owners_[h]) / static_cast<double>(keys_);
+    for (std::uint32_t n = 0; n < to.size(); ++n) diff[to.node(n).id] -= to.share(n);
+    double sum = 0;
+    for (auto& [id, d] : diff) sum += std::abs(d);
+    return sum / 2;
+  }
+
+  // The second pass: chunks of keys with their current placement (in view()'s indices).
+  bool next(KeyChunk& chunk, Placement& current) {
+    const std::uint32_t r = reader_.replicas();
+    chunk.clear();
+    chunk.first = read_;
+    current.replicas = r;
+    current.nodes.clear();
+    std::vector<std::uint32_t> holders(r);
+    SpilledKey head;
+    std::string key;
+    while (chunk.size() < chunk_keys_ && spill_.read(&head, sizeof head)) {
+      key.resize(head.key_size);
+      if (!spill_.read(holders.data(), r * sizeof(std::uint32_t)) ||
+          (head.key_size && !spill_.read(key.data(), head.key_size)))
+        throw std::runtime_error("temporary file: short read");
+      chunk.keys.add(key);
+      if (reader_.has_bytes()) chunk.bytes.push_back(head.bytes);
+      if (reader_.has_requests()) chunk.requests.push_back(head.requests);
+      for (std::uint32_t h : holders)
+        current.nodes.push_back(h == io::PlacementReader::kNoHolder ? kNoNode : to_view_[h]);
+      ++read_;
+    }
+    return chunk.size() > 0;
+  }
+  void rewind() { spill_.rewind(); }
+
+ private:
+  io::PlacementReader reader_;
+  io::SpillFile spill_;
+  std::size_t chunk_keys_;
+  std::uint64_t keys_ = 0, read_ = 0;
+  std::vector<std::uint64_t> owners_;  // keys owned per holder id
+  std::optional<ClusterView> view_;
+  std::vector<std::uint32_t> to_view_;  // holder id index -> view index
+};
+
+// Pass 2: every key placed in B and accounted against where it is. `make_sink` is given
+// the builder (for its ids) once the holders are known.
+PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, PlaceOptions place,
+                         std::uint64_t batch_size,
+                         const std::function<MoveSink*(const PlanBuilder&)>& make_sink,
+                         const std::function<void()>& after_chunk) {
+  place.replicas = current.reader().replicas();
+  validate_request(to, place);
+  const BatchPlacer placer(to, place);
+  PlanBuilder plan(current.view(), to, place.replicas, batch_size);
+  MoveSink* sink = make_sink(plan);
+  current.rewind();
+  KeyChunk chunk;
+  Placement now, target;
+  while (current.next(chunk, now)) {
+    placer.place(chunk.keys, target);
+    plan.add(chunk, now, target, sink);
+    if (after_chunk) after_chunk();
+  }
+  PlanSummary s = plan.finish(current.keys(), current.reader().has_bytes(), current.reader().has_requests());
+  s.from_placement = current.reader().name();
+  s.ideal_fraction = current.ideal_fraction(to);
+  return s;
+}
+
+}  // namespace
+
+PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job) {
+  make_output_dir(job.out_dir);
+  AtomicFile moves(job.out_dir + "/moves.csv");
+  AtomicFile summary_file(job.out_dir + "/summary.json");
+  std::optional<AtomicFile> svg_file;
+  if (!job.svg.empty()) svg_file.emplace(job.svg);
+  CurrentPlacement current(job.current, job.out_dir, job.progress);
+  if (job.limits.max_bytes_per_node && !current.reader().has_bytes())
+    throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the placement",
+                                 current.reader().name()));
+
+  std::optional<MoveCsv> csv;
+  std::string rows;
+  std::optional<BatchedMoveRows> batched;
+  std::optional<plan_detail::ScheduledMoves> scheduled;
+  auto make_sink = [&](const PlanBuilder& plan) -> MoveSink* {
+    csv.emplace(plan.ids(), current.reader().has_bytes(), current.reader().has_requests());
+    moves.write(csv->header());
+    if (job.limits.any()) return &scheduled.emplace(job.out_dir, plan.ids().size(), job.limits);
+    return &batched.emplace(*csv, job.batch_size, rows);
+  };
+  auto flush = [&] {
+    moves.write(rows);
+    rows.clear();
+  };
+  PlanSummary summary = plan_current(to, current, job.place, job.batch_size, make_sink, flush);
+  if (scheduled) {
+    summary.schedule = scheduled->emit([&](const plan_detail::ScheduledMove& m) {
+      csv->append_row(rows, m.round + 1, m.key, m.from, m.to, m.bytes, m.requests);
+      if (rows.size() >= (std::size_t{1} << 20)) flush();
+    });
+    flush();
+    summary.batches = summary.schedule->rounds;
+  }
+  summary_file.write(summary_json(summary));
+  if (svg_file) {
+    svg_file->write(plan_svg(summary));
+    commit_all({&moves, &*svg_file, &summary_file});
+  } else {
+    commit_all({&moves, &summary_file});
+  }
+  return summary;
+}
+
+PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
+  const std::string dir = job.temp_dir.empty() ? std::filesystem::temp_directory_path().string() : job.temp_dir;
+  CurrentPlacement current(job.current, dir, job.progress);
+  return plan_current(to, current, job.place, 1, [](const PlanBuilder&) { return nullptr; }, {});
+}
+
+}  // namespace hrw

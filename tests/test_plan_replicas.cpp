@@ -1,0 +1,110 @@
+// R > 1 plans report like with like (contract §7, issue 10 §5): owner changes with the
+// owner ideal, replica-slot moves with the slot ideal, changed sets without an ideal.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/csv.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/reference.hpp"
+#include "plan_specs.hpp"
+#include "test_support_bulk.hpp"
+
+using namespace hrw;
+
+namespace {
+
+std::vector<std::string> holders(const ClusterView& v, const std::string& key, std::uint32_t r,
+                                 const std::string& label) {
+  const std::vector<std::uint32_t> nodes =
+      label.empty() ? reference::top_r(v, key, r) : reference::top_r_distinct(v, key, r, label, true).nodes;
+  std::vector<std::string> ids;
+  for (auto n : nodes) ids.push_back(v.node(n).id);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against the reference", "[plan][replicas]") {
+  test::TempDir dir;
+  std::string text = "key\n";
+  const auto keys = test::tricky_keys(test::scaled(1500, test::kEmulatedScale), 5, true);
+  for (auto& k : keys) text += csv::quoted(k) + "\n";
+  const std::string input = dir.write("k.csv", text);
+  std::mt19937_64 rng(9);
+  std::vector<std::pair<ClusterSpec, ClusterSpec>> changes;
+  // The issue's case: three nodes, R = 3, a reweight. Every key keeps its set.
+  ClusterSpec three;
+  three.version = 1;
+  for (const char* id : {"a", "b", "c"}) three.nodes.push_back({id, 1.0, {}});
+  ClusterSpec reweighted = three;
+  reweighted.version = 2;
+  reweighted.nodes[0].weight = 3.0;
+  changes.emplace_back(three, reweighted);
+  for (int i = 0; i < 4; ++i)
+    changes.emplace_back(test::make_spec(7, i % 2, 1), test::mutate(test::make_spec(7, i % 2, 1), rng, 2));
+  for (auto& [sa, sb] : changes) {
+    const ClusterView a(sa), b(sb);
+    for (std::string label : {"", "zone"}) {
+      if (&sa == &changes.front().first && !label.empty()) continue;
+      PlanJob job;
+      job.keys = {input, std::nullopt, 300};
+      job.place.replicas = 3;
+      job.place.distinct_label = label;
+      job.place.allow_partial = true;
+      job.out_dir = dir.file("p");
+      run_plan(a, b, job);
+      std::uint64_t owner = 0, slots = 0, sets = 0;
+      std::map<std::string, std::int64_t> slot_diff;
+      for (auto& k : keys) {
+        const auto ha = holders(a, k, 3, label), hb = holders(b, k, 3, label);
+        owner += ha.front() != hb.front();
+        const std::set<std::string> x(ha.begin(), ha.end()), y(hb.begin(), hb.end());
+        sets += x != y;
+        for (auto& id : y) slots += !x.count(id);
+        for (auto& id : x) ++slot_diff[id];
+        for (auto& id : y) --slot_diff[id];
+      }
+      double diff = 0;
+      for (auto& [id, d] : slot_diff) diff += static_cast<double>(std::abs(d));
+      const double n = static_cast<double>(keys.size());
+      const auto s = nlohmann::json::parse(test::read_file(dir.file("p/summary.json")));
+      CHECK(s["owner_changes"] == owner);
+      CHECK(s["owner_changes_fraction"].get<double>() == Approx(static_cast<double>(owner) / n));
+      CHECK(s["owner_ideal_fraction"].get<double>() == Approx(ideal_fraction(a, b)));
+      CHECK(s["slot_moves"] == slots);
+      CHECK(s["slot_moves_fraction"].get<double>() == Approx(static_cast<double>(slots) / (3 * n)));
+      CHECK(s["slot_ideal_fraction"].get<double>() == Approx(0.5 * diff / (3 * n)));
+      CHECK(s["set_changed"] == sets);
+      // Gone: a moved fraction of one unit next to an ideal of another.
+      CHECK_FALSE(s.contains("ideal_fraction"));
+      CHECK_FALSE(s.contains("moved_fraction"));
+      if (&sa == &changes.front().first) {
+        CHECK(sets == 0);
+        CHECK(owner > 0);  // the reweight changes owners, which the report now shows
+      }
+    }
+  }
+}
+
+TEST_CASE("hrw plan R > 1: stderr and the SVG name each count with its own ideal", "[cli][plan][replicas]") {
+  test::TempDir dir;
+  const std::string a = dir.write("a.json", R"({"version": 1, "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}]})");
+  const std::string b = dir.write("b.json", R"({"version": 2, "nodes": [{"id": "a", "weight": 3}, {"id": "b"}, {"id": "c"}]})");
+  std::string keys;
+  for (int i = 0; i < 500; ++i) keys += "k" + std::to_string(i) + "\n";
+  const std::string input = dir.write("k.txt", keys);
+  const auto res = test::run_hrw({"plan", "--from", a, "--to", b, "--keys", input, "--replicas", "3",
+                                  "--out", dir.file("p"), "--svg", dir.file("p.svg")});
+  REQUIRE(res.exit_code == 0);
+  using Catch::Matchers::Contains;
+  CHECK_THAT(res.err, Contains("owner changes") && Contains("owner ideal") && Contains("slot ideal") &&
+                          Contains("keys whose replica set changed 0"));
+  CHECK_THAT(res.err, !Contains(" moved ("));
+  CHECK_THAT(test::read_file(dir.file("p.svg")), Contains("owner changes") && Contains("slot moves"));
+}

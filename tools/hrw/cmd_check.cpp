@@ -1,0 +1,84 @@
+// hrw check: is every key where the target view puts it? Exit 0 when all are, 3 when some
+// are not (2 bad input, 1 internal), so a migration script can loop plan → execute → check.
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "hrw/commands.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/progress_line.hpp"
+
+namespace hrw::cli {
+
+namespace {
+
+struct CheckArgs {
+  std::string cluster, placement, distinct;
+  std::optional<std::int64_t> replicas;
+  bool partial = false;
+  unsigned threads = 0;
+};
+
+// Keys (and bytes) not where the view puts them, then per node the replicas missing there
+// and the replicas there that belong elsewhere.
+std::string report(const PlanSummary& s) {
+  const char* unit = s.replicas == 1 ? "keys" : "replicas";
+  std::string out = fmt::format("check {} against v{}: {} keys, {} not where v{} puts them ({:.3f}%)",
+                                s.from_placement, s.to_version, s.read.keys, s.moved.keys, s.to_version,
+                                s.moved_fraction() * 100);
+  if (s.has_bytes) out += fmt::format(", {} of {} bytes", s.moved.bytes, s.read.bytes);
+  out += "\n";
+  std::size_t width = 4;
+  for (const NodeFlow& f : s.nodes) width = std::max(width, f.id.size());
+  bool header = false;
+  for (const NodeFlow& f : s.nodes) {
+    if (f.in.keys == 0 && f.out.keys == 0) continue;
+    if (!header) {
+      out += fmt::format("{:<{}}  {:>12}  {:>12}", "node", width, fmt::format("{} missing", unit),
+                         fmt::format("{} extra", unit));
+      out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", "bytes missing", "bytes extra") : "\n";
+      header = true;
+    }
+    out += fmt::format("{:<{}}  {:>12}  {:>12}", f.id, width, f.in.keys, f.out.keys);
+    out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", f.in.bytes, f.out.bytes) : "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Runner add_check(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "check", "Check a placement against a cluster view: exit 0 when every key is where the view "
+               "puts it, 3 when some are not");
+  sub->add_option("--cluster", args->cluster, "Target cluster view (JSON)")->required();
+  sub->add_option("--placement", args->placement,
+                  "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests), "
+                  "or - for stdin")
+      ->required();
+  sub->add_option("--replicas", args->replicas, "Replica count R (default: the placement's)");
+  sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
+  sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
+  sub->add_option("--threads", args->threads, "Worker threads (0: all cores)");
+  return [args]() -> int {
+    if (args->replicas && *args->replicas < 1)
+      throw InputError(fmt::format("--replicas must be at least 1, got {}", *args->replicas));
+    const ClusterView view(load_cluster_file(args->cluster));
+    CheckJob job;
+    job.current.path = args->placement;
+    if (args->replicas) job.current.replicas = static_cast<std::uint32_t>(*args->replicas);
+    job.place.distinct_label = args->distinct;
+    job.place.allow_partial = args->partial;
+    job.place.threads = args->threads;
+    ProgressLine progress;
+    job.progress = progress.callback();
+    const PlanSummary s = check_placement(view, job);
+    progress.finish();
+    fmt::print("{}", report(s));
+    return s.moved.keys == 0 ? 0 : 3;
+  };
+}
+
+}  // namespace hrw::cli
