@@ -13,4 +13,11 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An output could not be written (a full disk, a closed pipe): not the user's input, not a
+// bug either. The CLI prints the message as it is and exits 1.
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace hrw

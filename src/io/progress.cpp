@@ -57,14 +57,15 @@ void Progress::update(std::uint64_t keys, std::uint64_t bytes_consumed) {
   std::optional<double> fraction;
   if (total_) fraction = std::min(1.0, static_cast<double>(bytes_consumed) / static_cast<double>(*total_));
   // \r and clear-to-end-of-line: redraw in place.
-  fmt::print(stderr, "\r{}\x1b[K", format_line(keys, seconds, fraction));
+  // fputs, not fmt::print: an unwritable stderr must not throw out of a destructor.
+  std::fputs(fmt::format("\r{}\x1b[K", format_line(keys, seconds, fraction)).c_str(), stderr);
   std::fflush(stderr);
   drawn_ = true;
 }
 
 void Progress::finish() {
   if (!drawn_) return;
-  fmt::print(stderr, "\r\x1b[K");
+  std::fputs("\r\x1b[K", stderr);
   std::fflush(stderr);
   drawn_ = false;
 }

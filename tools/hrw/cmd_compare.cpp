@@ -9,6 +9,7 @@
 #include "hrw/commands.hpp"
 #include "hrw/compare.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/output_paths.hpp"
 
 namespace hrw::cli {
 namespace {
@@ -37,7 +38,8 @@ void write_file(const std::string& path, const std::string& content) {
   out.commit();
 }
 
-int run_compare(const CompareArgs& a) {
+int run_compare(const CompareArgs& a, bool svg_given) {
+  if (svg_given) check_outputs({{"the report", "-"}, {"--svg", a.svg_file}});
   const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from");
   const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to");
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
@@ -77,7 +79,7 @@ Runner add_compare(CLI::App& app) {
   sub->add_option("--format", args->format, "Output format (default table)")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--svg", args->svg_file, "Also write a two-panel SVG chart to FILE");
-  return [args]() -> int { return run_compare(*args); };
+  return [args, sub]() -> int { return run_compare(*args, sub->count("--svg") > 0); };
 }
 
 }  // namespace hrw::cli

@@ -3,7 +3,9 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/cluster_options.hpp"
+#include "hrw/output_paths.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/process.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/progress.hpp"
 
@@ -28,7 +30,10 @@ Runner add_place(CLI::App& app) {
   add_bulk_options(*sub, args->bulk);
   sub->add_option("--out", args->out, "Output CSV file, or - for stdout (default)");
   sub->add_option("--stats", args->stats, "Write per-node stats as JSON to this file");
-  return [args]() -> int {
+  return [args, sub]() -> int {
+    std::vector<NamedOutput> outputs = {{"--out", args->out}};
+    if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
+    check_outputs(outputs);
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();
@@ -38,7 +43,7 @@ Runner add_place(CLI::App& app) {
     job.progress = Progress::stderr_is_tty();
     bool has_bytes = false, has_requests = false;
     const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
-    fmt::print(stderr, "{}", stats.table(has_bytes, has_requests));
+    eprint("{}", stats.table(has_bytes, has_requests));
     return 0;
   };
 }

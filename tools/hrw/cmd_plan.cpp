@@ -11,6 +11,8 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/output_paths.hpp"
+#include "hrw/process.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/progress.hpp"
 
@@ -59,8 +61,7 @@ int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& 
 // Thread-milliseconds per step (threads add up) next to the pipeline's wall time.
 void print_stage_times(const StageTimes& t) {
   auto ms = [](const std::atomic<std::uint64_t>& ns) { return static_cast<double>(ns.load()) / 1e6; };
-  fmt::print(stderr,
-             "stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
+  eprint("stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
              "pipeline wall {:.1f} ms\n",
              ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
 }
@@ -81,10 +82,15 @@ Runner add_plan(CLI::App& app) {
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
-  return [args]() -> int {
+  return [args, sub]() -> int {
+    std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
+                                        {"--out", args->out_dir + "/moves.csv"},
+                                        {"--out", args->out_dir + "/summary.json"}};
+    if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
+    check_outputs(outputs);
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
-    if (auto warning = incompatibility_warning(from, to)) fmt::print(stderr, "hrw: {}\n", *warning);
+    if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
     if (args->kernel_only) return kernel_only(from, to, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
@@ -95,7 +101,7 @@ Runner add_plan(CLI::App& app) {
     job.progress = Progress::stderr_is_tty();
     StageTimes times;
     if (args->stage_times) job.times = &times;
-    fmt::print(stderr, "{}", summary_text(run_plan(from, to, job)));
+    eprint("{}", summary_text(run_plan(from, to, job)));
     if (args->stage_times) print_stage_times(times);
     return 0;
   };

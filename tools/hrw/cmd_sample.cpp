@@ -7,6 +7,8 @@
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/output_paths.hpp"
+#include "hrw/process.hpp"
 
 namespace hrw::cli {
 
@@ -22,15 +24,8 @@ std::string view_json(std::int64_t version, int nodes) {
   return v.dump(2) + "\n";
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  f.write(text);
-  f.commit();
-}
-
 // user:0 ... user:N-1, one per line, written in 1 MB pieces.
-void write_keys(const std::string& path, std::uint64_t count) {
-  AtomicFile f(path);
+void write_keys(AtomicFile& f, std::uint64_t count) {
   std::string buf;
   char num[24];
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -40,7 +35,6 @@ void write_keys(const std::string& path, std::uint64_t count) {
     if (buf.size() >= (1u << 20)) f.write(buf), buf.clear();
   }
   f.write(buf);
-  f.commit();
 }
 
 }  // namespace
@@ -54,11 +48,15 @@ Runner add_sample(CLI::App& app) {
   sub->add_option("--keys", *count, "Number of keys");
   sub->add_option("--out", *dir, "Output folder (created if missing)")->required();
   return [count, dir]() -> int {
+    check_outputs({{"--out", *dir, true}});
     make_output_dir(*dir);
-    write_file(*dir + "/from.json", view_json(1, 10));
-    write_file(*dir + "/to.json", view_json(2, 11));
-    write_keys(*dir + "/keys.txt", *count);
-    fmt::print(stderr, "wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);
+    // All three or none: a plan must never read new keys against old views.
+    AtomicFile from(*dir + "/from.json"), to(*dir + "/to.json"), keys(*dir + "/keys.txt");
+    from.write(view_json(1, 10));
+    to.write(view_json(2, 11));
+    write_keys(keys, *count);
+    commit_all({&keys, &from, &to});
+    eprint("wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);
     return 0;
   };
 }

@@ -1,8 +1,11 @@
 // hrw: rendezvous placement from the command line.
 // Exit codes: 0 success, 2 bad input (one line on stderr naming the problem), 1 internal
 // failure. Every command's errors pass through here so the policy lives in one place.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -10,8 +13,44 @@
 
 #include "hrw/errors.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/process.hpp"
+
+namespace {
+
+// stdout is buffered: a full disk or a closed pipe often shows only when it is flushed.
+int finish_stdout(int code) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  hrw::cli::eprint("hrw: stdout: write failed: {}\n", std::strerror(errno));
+  return 1;
+}
+
+int run_command(hrw::cli::Runner& run) {
+  try {
+    const int code = finish_stdout(run());
+    if (const int sig = hrw::cli::deferred_signal()) return 128 + sig;
+    return code;
+  } catch (const hrw::InputError& e) {
+    hrw::cli::eprint("hrw: {}\n", e.what());
+    return 2;
+  } catch (const hrw::WriteError& e) {
+    hrw::cli::eprint("hrw: {}\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    if (std::ferror(stdout)) {
+      const auto* sys = dynamic_cast<const std::system_error*>(&e);
+      hrw::cli::eprint("hrw: stdout: write failed: {}\n",
+                       sys ? sys->code().message() : std::string(std::strerror(errno)));
+    } else {
+      hrw::cli::eprint("hrw: internal error: {}\n", e.what());
+    }
+    return 1;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  hrw::cli::install_signal_cleanup();
   CLI::App app{"hrw: rendezvous (highest-random-weight) placement engine"};
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, hrw::cli::Runner>> commands;
@@ -35,18 +74,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "hrw: {}\n", e.what());
+    hrw::cli::eprint("hrw: {}\n", e.what());
     return 2;
   }
-  try {
-    for (auto& [sub, run] : commands)
-      if (sub->parsed()) return run();
-    return 2;
-  } catch (const hrw::InputError& e) {
-    fmt::print(stderr, "hrw: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "hrw: internal error: {}\n", e.what());
-    return 1;
-  }
+  for (auto& [sub, run] : commands)
+    if (sub->parsed()) return run_command(run);
+  return 2;
 }
