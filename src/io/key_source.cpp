@@ -17,7 +17,8 @@ namespace hrw {
 KeyFormat parse_key_format(std::string_view text) {
   if (text == "lines") return KeyFormat::lines;
   if (text == "csv") return KeyFormat::csv;
-  throw InputError(fmt::format("--keys-format: unknown format \"{}\" (expected lines or csv)", text));
+  throw InputError(fmt::format("--keys-format: unknown format {} (expected lines or csv)",
+                               quote_for_message(text)));
 }
 
 KeyFormat key_format_for(std::string_view path) {
@@ -45,17 +46,21 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   cols.count = csv.field_count();
   std::string seen;
   for (std::size_t i = 0; i < cols.count; ++i) {
-    const std::string& f = csv.field(i);
+    std::string_view f = csv.field(i);
+    // Spreadsheets start CSV files with a UTF-8 byte-order mark; it is not part of the name.
+    if (i == 0 && f.starts_with("\xEF\xBB\xBF")) f.remove_prefix(3);
     std::size_t* slot = f == "key" ? &cols.key : f == "bytes" ? &cols.bytes
                       : f == "requests" ? &cols.requests : nullptr;
     if (slot && *slot != kNoColumn)
-      throw InputError(fmt::format("{}: line 1: column \"{}\" appears twice in the header", name, f));
+      throw InputError(fmt::format("{}: line 1: column {} appears twice in the header", name,
+                                   quote_for_message(f)));
     if (slot) *slot = i;
-    seen += (i ? ", " : "") + f;
+    if (i) seen += ", ";
+    seen += quote_for_message(f);
   }
   if (cols.key == kNoColumn)
-    throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {})",
-                                 name, seen));
+    throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {}{})",
+                                 name, seen.substr(0, 300), seen.size() > 300 ? ", ..." : ""));
   return cols;
 }
 
@@ -65,8 +70,8 @@ std::uint64_t parse_count(const std::string& text, const char* column, const std
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got \"{}\"", name,
-                                 line, column, text));
+    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got {}", name,
+                                 line, column, quote_for_message(text)));
   return value;
 }
 
@@ -78,12 +83,23 @@ struct KeySource::Impl {
   io::CsvReader csv{in};
   CsvColumns cols;
   std::uint64_t keys = 0;
+  // Every total a report prints (per node, moved, stayed) is a part of these sums, so
+  // refusing an input whose sums overflow keeps every total right.
+  std::uint64_t bytes_sum = 0, requests_sum = 0;
 
   Impl(const std::string& path, KeyFormat f) : in(path), format(f) {
     if (format == KeyFormat::csv) cols = read_header(csv, in.name());
   }
 
   void next_lines(KeyChunk& chunk, std::size_t max_keys);
+  std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
+                          std::uint64_t line) const {
+    const std::uint64_t value = parse_count(cell, column, in.name(), line);
+    if (__builtin_add_overflow(sum, value, &sum))
+      throw InputError(fmt::format("{}: line {}: the {} column adds up to more than 2^64 - 1",
+                                   in.name(), line, column));
+    return value;
+  }
   void next_csv(KeyChunk& chunk, std::size_t max_keys);
 };
 
@@ -143,9 +159,9 @@ void KeySource::Impl::next_csv(KeyChunk& chunk, std::size_t max_keys) {
                                    line, csv.field_count(), cols.count));
     chunk.keys.add(csv.field(cols.key));
     if (cols.bytes != kNoColumn)
-      chunk.bytes.push_back(parse_count(csv.field(cols.bytes), "bytes", in.name(), line));
+      chunk.bytes.push_back(add_count(bytes_sum, csv.field(cols.bytes), "bytes", line));
     if (cols.requests != kNoColumn)
-      chunk.requests.push_back(parse_count(csv.field(cols.requests), "requests", in.name(), line));
+      chunk.requests.push_back(add_count(requests_sum, csv.field(cols.requests), "requests", line));
   }
 }
 

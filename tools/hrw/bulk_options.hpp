@@ -9,6 +9,8 @@
 
 namespace hrw::cli {
 
+inline constexpr std::uint64_t kMaxChunkKeys = std::uint64_t{1} << 20;
+
 struct BulkOptions {
   std::string keys;
   std::string keys_format;  // empty: from the file name

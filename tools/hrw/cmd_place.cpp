@@ -5,6 +5,7 @@
 #include "hrw/cluster_options.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/process.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/progress.hpp"
@@ -34,6 +35,7 @@ Runner add_place(CLI::App& app) {
     std::vector<NamedOutput> outputs = {{"--out", args->out}};
     if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
     check_outputs(outputs);
+    const ThreadLimit limit(args->bulk.threads);
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();

@@ -11,6 +11,7 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
 #include "hrw/plan.hpp"
@@ -19,6 +20,9 @@
 namespace hrw::cli {
 
 namespace {
+
+// Far beyond any real batch, and small enough that counting batches cannot overflow.
+constexpr std::uint64_t kMaxBatchSize = 1'000'000'000'000;
 
 struct PlanArgs {
   std::string from, to;
@@ -75,8 +79,8 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--from", args->from, "Source cluster view (JSON, with version)")->required();
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
   add_bulk_options(*sub, args->bulk);
-  sub->add_option("--batch-size", args->batch_size, "Rows per batch of moves.csv")
-      ->check(CLI::PositiveNumber);
+  add_unsigned(*sub, "--batch-size", args->batch_size, 1, kMaxBatchSize,
+               "Rows per batch of moves.csv (default 1000)");
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
   sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
@@ -88,6 +92,7 @@ Runner add_plan(CLI::App& app) {
                                         {"--out", args->out_dir + "/summary.json"}};
     if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
     check_outputs(outputs);
+    const ThreadLimit limit(args->bulk.threads);
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
     if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);

@@ -7,6 +7,7 @@
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
 
@@ -45,7 +46,8 @@ Runner add_sample(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "sample", "Write sample data: DIR/keys.txt (user:0...), DIR/from.json (10 nodes, v1), "
                 "DIR/to.json (11 nodes, v2)");
-  sub->add_option("--keys", *count, "Number of keys");
+  // 10^9 keys are a 15 GB file: a sample beyond that is a typo, not a sample.
+  add_unsigned(*sub, "--keys", *count, 0, 1'000'000'000, "Number of keys (default 1e6)");
   sub->add_option("--out", *dir, "Output folder (created if missing)")->required();
   return [count, dir]() -> int {
     check_outputs({{"--out", *dir, true}});
