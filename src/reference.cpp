@@ -63,9 +63,9 @@ void check_replicas(const ClusterView& view, std::uint32_t r, std::string_view l
   const std::uint32_t domains = view.domain_count(label);
   if (domains < r)
     throw InputError(fmt::format(
-        "--replicas {} with distinct \"{}\" needs {} failure domains, but {} has only {} "
+        "--replicas {} with distinct {} needs {} failure domains, but {} has only {} "
         "(use --partial to accept fewer)",
-        r, label, r, view.source(), domains));
+        r, quote_for_message(label), r, view.source(), domains));
 }
 
 std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, std::uint32_t r) {

@@ -30,10 +30,10 @@ int run_command(hrw::cli::Runner& run) {
     if (const int sig = hrw::cli::deferred_signal()) return 128 + sig;
     return code;
   } catch (const hrw::InputError& e) {
-    hrw::cli::eprint("hrw: {}\n", e.what());
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(e.what()));
     return 2;
   } catch (const hrw::WriteError& e) {
-    hrw::cli::eprint("hrw: {}\n", e.what());
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(e.what()));
     return 1;
   } catch (const std::exception& e) {
     if (std::ferror(stdout)) {
@@ -41,7 +41,7 @@ int run_command(hrw::cli::Runner& run) {
       hrw::cli::eprint("hrw: stdout: write failed: {}\n",
                        sys ? sys->code().message() : std::string(std::strerror(errno)));
     } else {
-      hrw::cli::eprint("hrw: internal error: {}\n", e.what());
+      hrw::cli::eprint("hrw: internal error: {}\n", hrw::cli::one_line(e.what()));
     }
     return 1;
   }
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    hrw::cli::eprint("hrw: {}\n", e.what());
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(e.what()));
     return 2;
   }
   for (auto& [sub, run] : commands)

@@ -17,6 +17,9 @@ int deferred_signal();
 // and must not turn into an exception (or an abort while reporting another error).
 void print_stderr(std::string_view text) noexcept;
 
+// `message` as one line: any control byte left in it (a path holding a newline) escaped.
+std::string one_line(std::string_view message);
+
 template <typename... Args>
 void eprint(fmt::format_string<Args...> format, Args&&... args) {
   print_stderr(fmt::format(format, std::forward<Args>(args)...));
