@@ -331,3 +331,28 @@ TEST_CASE("outputs: an unwritable stderr never aborts", "[cli][outputs]") {
   CHECK(run_shell("place --cluster " + f.view + " --keys " + f.keys, "> " + full + " 2> " + full) == 1);
   CHECK(run_shell("select k --nodes a,b --replicas x", "2>&-") == 2);
 }
+
+TEST_CASE("inputs that never end: a key or record past the limit is refused, naming the line",
+          "[cli][inputs]") {
+  TempDir dir;
+  const std::string err = dir.file("err");
+  // Read-only use of /dev/zero: an endless input without LF.
+  for (const char* format : {"lines", "csv"}) {
+    const std::string cmd = "head -c 100000000 /dev/zero | " + std::string(HRW_CLI_EMULATOR) + " " +
+                            HRW_CLI_PATH + " place --nodes a,b --keys - --keys-format " + format +
+                            " > /dev/null 2> " + err;
+    const int status = std::system(cmd.c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    const std::string text = read_file(err);
+    CHECK(lines(text) == 1);
+    CHECK_THAT(text, Contains("<stdin>: line 1: a ") && Contains("longer than the 64 MiB limit"));
+  }
+  // A long key after other keys, arriving through a pipe in small reads: read exactly.
+  const std::string cmd = "(printf 'a\\nb\\n'; head -c 3000000 /dev/zero | tr '\\0' k; printf '\\nc\\n') | " +
+                          std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH +
+                          " place --nodes a,b --keys - > " + dir.file("out") + " 2> " + err;
+  CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 0);
+  const std::string out = read_file(dir.file("out"));
+  CHECK(lines(out) == 5);
+  CHECK_THAT(out, Contains("\n" + std::string(3000000, 'k') + ","));
+}

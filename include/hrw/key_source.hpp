@@ -34,6 +34,10 @@ KeyFormat key_format_for(std::string_view path);
 // chunk are equally fast, 65536 was ~15% slower.
 inline constexpr std::size_t kDefaultChunkKeys = std::size_t{1} << 13;
 
+// The longest key (lines) or CSV record accepted: an input without line ends (`cat
+// /dev/zero`) is refused naming its line instead of filling the memory.
+inline constexpr std::size_t kMaxKeyBytes = std::size_t{64} << 20;
+
 struct KeyChunk {
   KeyBatch keys;
   std::vector<std::uint64_t> bytes;     // one per key when the input has a bytes column

@@ -109,13 +109,16 @@ struct KeySource::Impl {
 // holds max_keys keys. Walking mask bits keeps the per-line work free of the load ->
 // length -> next load chain of a memchr per line. Returns where the first line not taken
 // starts.
-const char* append_lines(const char* line, const char* e, KeyBatch& batch, std::size_t max_keys) {
+// `scan_from` (>= line): where the LF search starts; the bytes before it are known to hold
+// no LF, so a long line arriving in many reads is scanned once, not once per read.
+const char* append_lines(const char* line, const char* scan_from, const char* e, KeyBatch& batch,
+                         std::size_t max_keys) {
   constexpr std::size_t kPiece = 4096;  // bytes scanned per kernel call: masks stay in L1
   std::uint64_t lf[kPiece / 64];
   // The keys of [line, e) take at most e - line bytes: no capacity checks per key.
   batch.reserve(max_keys, batch.byte_size() + static_cast<std::size_t>(e - line));
   KeyBatch::Appender out(batch);
-  for (const char* piece = line; piece < e && out.size() < max_keys; piece += kPiece) {
+  for (const char* piece = scan_from; piece < e && out.size() < max_keys; piece += kPiece) {
     const std::size_t len = std::min<std::size_t>(kPiece, static_cast<std::size_t>(e - piece));
     kernels::lf_bits(piece, len, lf);
     for (std::size_t w = 0; w < (len + 63) / 64 && out.size() < max_keys; ++w) {
@@ -136,10 +139,16 @@ void KeySource::Impl::next_lines(KeyChunk& chunk, std::size_t max_keys) {
   KeyBatch& batch = chunk.keys;
   // Appender::append may read 16 bytes from a line that starts just before end().
   static_assert(io::ByteReader::kReadSlack >= KeyBatch::kCopySlack);
+  std::size_t scanned = 0;  // bytes of the unfinished line at cur() known to hold no LF
   while (batch.size() < max_keys) {
-    const char* rest = append_lines(in.cur(), in.end(), batch, max_keys);
+    const char* rest = append_lines(in.cur(), in.cur() + scanned, in.end(), batch, max_keys);
     in.consume(static_cast<std::size_t>(rest - in.cur()));
-    if (batch.size() == max_keys || in.refill()) continue;
+    if (batch.size() == max_keys) return;
+    scanned = static_cast<std::size_t>(in.end() - in.cur());  // all scanned, no LF in it
+    if (scanned > kMaxKeyBytes)
+      throw InputError(fmt::format("{}: line {}: a key longer than the {} MiB limit", in.name(),
+                                   keys + batch.size() + 1, kMaxKeyBytes >> 20));
+    if (in.refill()) continue;
     // End of input: a last line without LF is still a key.
     std::size_t len = static_cast<std::size_t>(in.end() - in.cur());
     if (len == 0) return;
