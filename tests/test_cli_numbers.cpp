@@ -111,3 +111,39 @@ TEST_CASE("bytes and requests whose sum overflows are refused, naming the line",
   CHECK(res.exit_code == 0);
   CHECK_THAT(hrw::test::read_file(dir.file("s.json")), Contains("18446744073709551615"));
 }
+
+TEST_CASE("--quiet: no table or summary on stderr; errors still", "[cli][quiet]") {
+  TempDir dir;
+  const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  const std::string view2 = dir.write("w.json", R"({"version": 2, "nodes": ["a", "b", "c"]})");
+  const std::string keys = dir.write("k.txt", "x\ny\nz\n");
+  auto res = run_hrw({"place", "--cluster", view, "--keys", keys, "--quiet"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.empty());
+  CHECK(lines(res.out) == 4);
+  res = run_hrw({"plan", "--from", view, "--to", view2, "--keys", keys, "--out", dir.file("p"), "--quiet"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.empty());
+  CHECK(std::filesystem::exists(dir.file("p/summary.json")));
+  res = run_hrw({"place", "--cluster", view, "--keys", dir.file("missing"), "--quiet"});
+  CHECK(res.exit_code == 2);
+  CHECK(lines(res.err) == 1);
+}
+
+TEST_CASE("a JSON keys file is refused unless read as lines on purpose", "[cli][keys]") {
+  TempDir dir;
+  const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  for (const char* name : {"k.jsonl", "k.ndjson", "k.json"}) {
+    const std::string keys = dir.write(name, "{\"key\": \"x\"}\n{\"key\": \"y\"}\n");
+    for (const auto& res : {run_hrw({"place", "--cluster", view, "--keys", keys}),
+                            run_hrw({"plan", "--from", view, "--to", view, "--keys", keys, "--out", dir.file("p")}),
+                            run_hrw({"compare", "--keys", keys})}) {
+      CHECK(res.exit_code == 2);
+      CHECK(lines(res.err) == 1);
+      CHECK_THAT(res.err, Contains(std::string(name) + ": JSON is not a keys format"));
+    }
+    const auto forced = run_hrw({"place", "--cluster", view, "--keys", keys, "--keys-format", "lines"});
+    CHECK(forced.exit_code == 0);
+    CHECK_THAT(forced.out, Contains("\"{\"\"key\"\": \"\"x\"\"}\","));
+  }
+}

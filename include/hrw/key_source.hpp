@@ -25,7 +25,8 @@ enum class KeyFormat { lines, csv };
 
 // "lines" or "csv"; InputError otherwise.
 KeyFormat parse_key_format(std::string_view text);
-// csv for a name ending in ".csv", lines otherwise (stdin included).
+// csv for a name ending in ".csv", lines otherwise (stdin included); InputError for
+// ".json", ".jsonl" and ".ndjson" (there is no JSON keys format: see the source).
 KeyFormat key_format_for(std::string_view path);
 
 // Large enough that per-chunk costs (pipeline hand-off, counter folding) vanish, small

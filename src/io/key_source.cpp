@@ -22,7 +22,16 @@ KeyFormat parse_key_format(std::string_view text) {
 }
 
 KeyFormat key_format_for(std::string_view path) {
-  return path.ends_with(".csv") ? KeyFormat::csv : KeyFormat::lines;
+  if (path.ends_with(".csv")) return KeyFormat::csv;
+  // JSON strings cannot hold every key (keys are bytes, JSON text is Unicode), so there is
+  // no JSON keys format; reading such a file as lines would make each object one key.
+  for (std::string_view ext : {".json", ".jsonl", ".ndjson"})
+    if (path.ends_with(ext))
+      throw InputError(fmt::format(
+          "{}: JSON is not a keys format (keys are bytes: one per line, or CSV with a key "
+          "column); to read this file as one key per line anyway, give the lines format",
+          path));
+  return KeyFormat::lines;
 }
 
 void KeyChunk::clear() {

@@ -13,11 +13,14 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
                  "removed; an empty line is the empty key). csv: RFC 4180 with a header, a key "
                  "column, optional bytes and requests columns")
       ->required();
-  sub.add_option("--keys-format", o.keys_format, "lines or csv (default: csv for *.csv, else lines)")
+  sub.add_option("--keys-format", o.keys_format,
+                 "lines or csv (default: csv for *.csv, else lines; *.json, *.jsonl and *.ndjson "
+                 "are refused unless given as lines)")
       ->check(CLI::IsMember({"lines", "csv"}));
   add_unsigned(sub, "--replicas", o.replicas, 1, UINT32_MAX, "Replica count R, at most the node count");
   sub.add_option("--distinct", o.distinct, "Replicas must differ in this label (failure domain)");
   sub.add_flag("--partial", o.partial, "Accept fewer replicas than R when domains run out");
+  sub.add_flag("--quiet", o.quiet, "No table, summary or progress line on stderr (errors still)");
   add_unsigned(sub, "--threads", o.threads, 0, kMaxThreads, "Worker threads, 0: all cores");
   // Hidden: tests pin that results do not depend on the chunking.
   add_unsigned(sub, "--chunk-size", o.chunk_keys, 1, kMaxChunkKeys, "Keys per chunk")->group("");

@@ -17,6 +17,7 @@ struct BulkOptions {
   std::uint32_t replicas = 1;
   std::string distinct;
   bool partial = false;
+  bool quiet = false;  // no table or summary on stderr (errors and warnings still)
   unsigned threads = 0;
   std::size_t chunk_keys = kDefaultChunkKeys;
 

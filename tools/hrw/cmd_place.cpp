@@ -42,10 +42,10 @@ Runner add_place(CLI::App& app) {
     job.place = args->bulk.place_options();
     job.out = args->out;
     job.stats = args->stats;
-    job.progress = Progress::stderr_is_tty();
+    job.progress = !args->bulk.quiet && Progress::stderr_is_tty();
     bool has_bytes = false, has_requests = false;
     const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
-    eprint("{}", stats.table(has_bytes, has_requests));
+    if (!args->bulk.quiet) eprint("{}", stats.table(has_bytes, has_requests));
     return 0;
   };
 }

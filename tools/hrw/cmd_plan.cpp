@@ -39,7 +39,7 @@ struct PlanArgs {
 // the plan, each chunk is placed by one thread and the threads take chunks in parallel.
 int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
   const KeyInput in = a.bulk.key_input();
-  KeySource source(in.path, in.format.value_or(key_format_for(in.path)));
+  KeySource source(in.path, in.format ? *in.format : key_format_for(in.path));
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
   PlaceOptions options = a.bulk.place_options();
@@ -103,10 +103,11 @@ Runner add_plan(CLI::App& app) {
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
-    job.progress = Progress::stderr_is_tty();
+    job.progress = !args->bulk.quiet && Progress::stderr_is_tty();
     StageTimes times;
     if (args->stage_times) job.times = &times;
-    eprint("{}", summary_text(run_plan(from, to, job)));
+    const PlanSummary summary = run_plan(from, to, job);
+    if (!args->bulk.quiet) eprint("{}", summary_text(summary));
     if (args->stage_times) print_stage_times(times);
     return 0;
   };
