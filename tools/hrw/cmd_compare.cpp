@@ -15,8 +15,8 @@
 namespace hrw::cli {
 namespace {
 
-// Every scheme holds all sampled keys and their placements in memory (~100 bytes a key),
-// and the ring holds nodes x vnodes points: these bounds keep a run within a few GB.
+// Every scheme holds all sampled keys and their placements in memory, and the ring holds
+// nodes x vnodes points: these bounds keep a run's memory within reason.
 constexpr std::uint64_t kMaxSample = 100'000'000;
 constexpr std::uint64_t kMaxNodes = 10'000;
 constexpr std::uint64_t kMaxVnodes = 1'000;

@@ -17,7 +17,7 @@ namespace hrw::cli {
 std::uint64_t parse_unsigned(std::string_view option, std::string_view text, std::uint64_t min,
                              std::uint64_t max);
 
-// An unsigned option stored in `value`; `help` gets " (MIN to MAX)" appended.
+// An unsigned option stored in `value`; `help` gets "; MIN to MAX" appended.
 template <typename T>
 CLI::Option* add_unsigned(CLI::App& sub, const std::string& name, T& value, std::uint64_t min,
                           std::uint64_t max, const std::string& help) {
@@ -27,7 +27,7 @@ CLI::Option* add_unsigned(CLI::App& sub, const std::string& name, T& value, std:
           [&value, name, min, max](const std::string& text) {
             value = static_cast<T>(parse_unsigned(name, text, min, max));
           },
-          help + " (" + std::to_string(min) + " to " + std::to_string(max) + ")")
+          help + "; " + std::to_string(min) + " to " + std::to_string(max))
       ->type_name("UINT");
 }
 
