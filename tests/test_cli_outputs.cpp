@@ -356,3 +356,20 @@ TEST_CASE("inputs that never end: a key or record past the limit is refused, nam
   CHECK(lines(out) == 5);
   CHECK_THAT(out, Contains("\n" + std::string(3000000, 'k') + ","));
 }
+
+TEST_CASE("commit_all: a rename that fails puts the files already renamed back", "[outputs]") {
+  TempDir dir;
+  const std::string kept = dir.write("kept.csv", "old\n"), fresh = dir.file("fresh.json");
+  {
+    hrw::AtomicFile a(kept), b(fresh), c(dir.file("blocked.svg"));
+    a.write("new\n");
+    b.write("{}\n");
+    c.write("<svg/>\n");
+    // Something takes c's path after the checks: its rename fails, after a's and b's.
+    fs::create_directories(dir.file("blocked.svg/inside"));
+    CHECK_THROWS_WITH(hrw::commit_all({&a, &b, &c}), Contains("blocked.svg: cannot rename"));
+  }  // the temp files go with the objects
+  CHECK(read_file(kept) == "old\n");
+  CHECK(!fs::exists(fresh));
+  CHECK(names(dir.path()) == std::vector<std::string>{"blocked.svg", "kept.csv"});
+}

@@ -76,7 +76,10 @@ std::string dir_of(const std::string& p) {
 }
 
 std::string temp_prefix(const std::string& target) {
-  return "." + std::filesystem::path(target).filename().string() + ".tmp-";
+  std::string prefix = ".";  // appends, not "." + name: GCC 12's -Wrestrict false positive
+  prefix += std::filesystem::path(target).filename().string();
+  prefix += ".tmp-";
+  return prefix;
 }
 
 // `.NAME.tmp-PID-XXXXXX` (and its `.old` backup) left by a run that no longer exists: that
@@ -107,7 +110,8 @@ void write_all(int fd, std::string_view data, const std::string& path) {
 }
 
 struct Backup {
-  std::string target, saved;  // saved empty: there was nothing to save
+  std::string target, saved;  // saved: the previous version's second name, if made
+  bool existed = false;       // there was a previous version
 };
 
 }  // namespace
@@ -138,7 +142,11 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     if (fd_ < 0) throw InputError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
   } else {
     remove_stale_temps(target_);
-    temp_ = dir_of(target_) + "/" + temp_prefix(target_) + std::to_string(::getpid()) + "-XXXXXX";
+    temp_ = dir_of(target_);
+    temp_ += '/';
+    temp_ += temp_prefix(target_);
+    temp_ += std::to_string(::getpid());
+    temp_ += "-XXXXXX";
     fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);  // fills the X's in place
     if (fd_ < 0)
       throw InputError(fmt::format("{}: cannot create output file: {}", path_, std::strerror(errno)));
@@ -214,9 +222,10 @@ void commit_all(std::initializer_list<AtomicFile*> files) {
   try {
     for (AtomicFile* f : files) {
       if (f->committed_ || f->streamed()) continue;
-      Backup b{f->target_, {}};
-      // The previous version stays reachable under a second name until every rename is done.
-      if (std::string saved = f->temp_ + ".old"; ::link(b.target.c_str(), saved.c_str()) == 0)
+      Backup b{f->target_, {}, ::access(f->target_.c_str(), F_OK) == 0};
+      // The previous version stays reachable under a second name until every rename is done
+      // (where the file system has hard links; elsewhere it cannot be put back).
+      if (std::string saved = f->temp_ + ".old"; b.existed && ::link(b.target.c_str(), saved.c_str()) == 0)
         b.saved = saved;
       if (::rename(f->temp_.c_str(), f->target_.c_str()) != 0) {
         const int err = errno;
@@ -227,8 +236,12 @@ void commit_all(std::initializer_list<AtomicFile*> files) {
       done.push_back(std::move(b));
     }
   } catch (...) {
-    for (const Backup& b : done)
-      b.saved.empty() ? ::unlink(b.target.c_str()) : ::rename(b.saved.c_str(), b.target.c_str());
+    for (const Backup& b : done) {
+      if (!b.saved.empty())
+        ::rename(b.saved.c_str(), b.target.c_str());
+      else if (!b.existed)
+        ::unlink(b.target.c_str());
+    }
     g_state.store(kIdle);
     throw;
   }
