@@ -1,8 +1,14 @@
 // Cluster JSON parsing and view validation at the library level.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include "cli_runner.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/reference.hpp"
 
 using namespace hrw;
 using Catch::Matchers::Contains;
@@ -64,7 +70,7 @@ TEST_CASE("cluster JSON: every bad input names the problem", "[cluster][errors]"
       {R"({"nodes": [{"id": "a", "weight": 0}]})", "node \"a\": weight must be finite and > 0"},
       {R"({"nodes": [{"id": "a", "weight": -1}]})", "node \"a\": weight must be finite and > 0"},
       {R"({"nodes": [{"id": "a", "weight": "2"}]})", "weight must be a number"},
-      {R"({"nodes": [{"id": "a", "weight": 1e999}]})", "number overflow parsing '1e999'"},
+      {R"({"nodes": [{"id": "a", "weight": 1e999}]})", "nodes[0].weight: number too large for a double"},
       {R"({"nodes": [7]})", "nodes[0]: a node must be an object or an id string"},
       {R"({"nodes": [{"weight": 1}]})", "\"id\" (a string) is required"},
       {R"({"nodes": [{"id": "a", "zone": 3}]})", "label \"zone\" must be a string"},
@@ -95,5 +101,63 @@ TEST_CASE("weights list: count and values checked", "[cluster][errors]") {
   CHECK_THROWS_WITH(with_weights("a,b", "1,nan"), Contains("node \"b\": weight must be finite"));
   CHECK_THROWS_WITH(with_weights("a,b", "inf,1"), Contains("node \"a\": weight must be finite"));
   CHECK_THROWS_WITH(with_weights("a,b", "0,1"), Contains("node \"a\""));
-  CHECK_THROWS_WITH(with_weights("a,,b", "1,1,1"), Contains("node 2 has an empty id"));
+  CHECK_THROWS_WITH(with_weights("a,,b", "1,1,1"), Contains("nodes[1] has an empty id"));
+}
+
+TEST_CASE("cluster JSON: numbers beyond their ranges, repeated keys, deep nesting", "[cluster][errors]") {
+  struct Bad {
+    std::string json;
+    const char* message;
+  };
+  const std::vector<Bad> cases = {
+      {R"({"nodes": ["a"], "version": 9223372036854775808})", "\"version\" must be an integer from -9223372036854775808 to 9223372036854775807"},
+      {R"({"nodes": ["a"], "version": 18446744073709551615})", "\"version\" must be an integer from"},
+      {R"({"nodes": [{"id": "a", "weight": 1e-310}, {"id": "b", "weight": 1e-310}]})", "node \"a\": weight must be from 1e-09 to 1e+15, got 1e-310"},
+      {R"({"nodes": [{"id": "a", "weight": 1e308}, {"id": "b", "weight": 1e308}]})", "node \"a\": weight must be from 1e-09 to 1e+15"},
+      {R"({"nodes": [{"id": "a", "weight": 1e16}]})", "weight must be from"},
+      {R"({"nodes": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1, "weight": 5}]})", "c.json: nodes[1].weight: field \"weight\" appears twice in one object"},
+      {R"({"nodes": ["a"], "nodes": ["b"]})", "c.json: nodes: field \"nodes\" appears twice"},
+      {R"({"nodes": [{"id": "a", "id": "b"}]})", "nodes[0].id: field \"id\" appears twice"},
+      {R"({"nodes": [{"id": "a", "zone": "x", "zone": "y"}]})", "field \"zone\" appears twice"},
+      {R"({"nodes": [{"id": "a", "weight": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}]})", "JSON nested deeper than 16 levels"},
+      {"{\"nodes\": [\"a\"], \"seed\": " + std::string(100000, '[') + std::string(100000, ']') + "}", "seed[0][0]"},
+      {"{\"nodes\": [{\"id\": \"a\", \"weight\": " + std::string(100000, '[') + std::string(100000, ']') + "}]}", "nodes[0].weight[0]"},
+      {"{\"nodes\": [\"a\"], \"seed\": \"a\nb\"}", "malformed JSON"},
+  };
+  for (const Bad& bad : cases) {
+    INFO(bad.json.substr(0, 100));
+    CHECK_THROWS_WITH(parse(bad.json), Contains(bad.message) && Contains("c.json"));
+    CHECK_THROWS_AS(parse(bad.json), InputError);
+    try {
+      parse(bad.json);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      CHECK(what.find('\n') == std::string::npos);
+      CHECK(what.size() < 400);
+      CHECK_THAT(what, !Contains("json.exception") && !Contains("last read"));
+    }
+  }
+  CHECK(parse(R"({"nodes": ["a"], "version": -9223372036854775808})").version() == INT64_MIN);
+  CHECK(parse(R"({"nodes": ["a"], "version": 9223372036854775807})").version() == INT64_MAX);
+}
+
+TEST_CASE("weights at the ends of the accepted range still give shares w / sum(w)", "[cluster]") {
+  for (double w : {kMinWeight, kMaxWeight}) {
+    ClusterSpec spec = cluster_from_id_list("a,b,c");
+    apply_weight_list(spec, fmt::format("{0:.17g},{0:.17g},{0:.17g}", w));
+    const ClusterView view(std::move(spec));
+    std::vector<int> owners(3);
+    for (int k = 0; k < 3000; ++k) ++owners[hrw::reference::owner(view, "key-" + std::to_string(k))];
+    INFO(w);
+    for (int n : owners) CHECK(n > 850);  // 1000 expected; one node taking all was the bug
+  }
+}
+
+TEST_CASE("cluster files that are folders, FIFOs or too large: an error, no wait", "[cluster][errors]") {
+  hrw::test::TempDir dir;
+  CHECK_THROWS_WITH(load_cluster_file(dir.path()), Contains("is a directory"));
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(load_cluster_file(fifo), Contains("fifo: a FIFO with nothing written to it"));
+  CHECK_THROWS_WITH(load_cluster_file(dir.file("missing")), Contains("missing: cannot open"));
 }

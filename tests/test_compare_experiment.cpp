@@ -127,10 +127,13 @@ TEST_CASE("compare: tighter load factor bounds the ring's peak", "[compare][boun
   o.load_factor = 1.05;
   const auto keys = sample_keys(20000);
   const Report r = run(numbered_nodes(10, "a"), numbered_nodes(11, "b"), keys, o);
+  int checked = 0;
   for (const auto& a : r.algorithms)
     if (a.name == "ring-bounded" || a.name == "hrw-bounded") {
       INFO(a.name);
       const double cap = std::ceil(1.05 * 20000.0 / 11);
       CHECK(a.after.peak_to_mean * 20000.0 / 11 <= cap + 1e-6);
+      ++checked;
     }
+  CHECK(checked == 2);  // a renamed scheme must fail here, not pass with nothing checked
 }

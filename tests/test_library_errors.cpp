@@ -69,9 +69,9 @@ TEST_CASE("library errors name the setting, not a flag", "[errors]") {
 
 TEST_CASE("the CLI names the flag that set the concept", "[errors][cli]") {
   using hrw::test::run_hrw;
-  auto res = run_hrw({"select", "k", "--nodes", "a,b", "--replicas", "0"});
+  auto res = run_hrw({"select", "k", "--nodes", "a,b", "--replicas", "3"});
   CHECK(res.exit_code == 2);
-  CHECK(res.err == "hrw: --replicas must be at least 1, got 0\n");
+  CHECK(res.err == "hrw: --replicas 3 exceeds the 2 node(s) of --nodes\n");
   res = run_hrw({"select", "k", "--nodes", "a,b", "--weights", "1"});
   CHECK(res.exit_code == 2);
   CHECK(res.err == "hrw: --weights: 1 weights for 2 nodes (give exactly one per node)\n");

@@ -1,6 +1,7 @@
 // Plan accounting and results against the scalar reference (library level, in-process).
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -275,4 +276,54 @@ TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[p
       check_invariants(run_plan(a, b, job), keys.size());
       CHECK(test::read_file(dir.file("plan/moves.csv")) == expected);
     }
+}
+
+// check_invariants above restates what finish() checks and runs only when finish passed:
+// this drives finish's failure path with counts corrupted the way a counting bug would.
+TEST_CASE("PlanBuilder::finish refuses accounting that does not add up", "[plan]") {
+  const ClusterView a(make_spec(6, false, 1));
+  ClusterSpec bs = make_spec(6, false, 1);
+  bs.nodes.pop_back();  // a node leaves: some keys move
+  const ClusterView b(bs);
+  const auto keys = test::tricky_keys(300, 9, true);
+  const PlaceOptions o;
+  const std::size_t u = 6;  // ids in the union of the views
+  ChunkWork work;
+  for (auto& k : keys) work.chunk.keys.add(k);
+  work.placements = {place(a, work.chunk.keys, o), place(b, work.chunk.keys, o)};
+  auto digested = [&](const PlanBuilder& builder) {
+    PlanChunk state;
+    builder.digest(work, state);
+    REQUIRE(state.counts.size() == 3 * u + 2);  // before, after, stayed per node; stayed; moved
+    REQUIRE(state.counts[3 * u + 1] > 0);
+    return state;
+  };
+  struct Corruption {
+    const char* name;
+    std::function<void(PlanChunk&)> apply;
+    std::uint64_t keys_read;
+    const char* message;
+  };
+  const std::vector<Corruption> cases = {
+      {"none", [](PlanChunk&) {}, keys.size(), nullptr},
+      {"keys read", [](PlanChunk&) {}, keys.size() + 1, "301 keys read but 300 accounted for"},
+      {"stayed total", [&](PlanChunk& w) { ++w.counts[3 * u]; }, keys.size(), "!= read 300"},
+      {"node before", [&](PlanChunk& w) { ++w.counts[0]; }, keys.size(), "node "},
+      {"node stayed", [&](PlanChunk& w) { --w.counts[2 * u + 1]; }, keys.size(), "node "},
+  };
+  for (const Corruption& c : cases) {
+    INFO(c.name);
+    PlanBuilder builder(a, b, 1, 100);
+    PlanChunk state = digested(builder);
+    c.apply(state);
+    builder.add(work, state, nullptr);
+    if (!c.message) {
+      CHECK_NOTHROW(builder.finish(c.keys_read, false, false));
+      continue;
+    }
+    CHECK_THROWS_AS(builder.finish(c.keys_read, false, false), std::logic_error);
+    CHECK_THROWS_WITH(builder.finish(c.keys_read, false, false),
+                      Catch::Matchers::StartsWith("plan accounting check failed: ") &&
+                          Catch::Matchers::Contains(c.message));
+  }
 }

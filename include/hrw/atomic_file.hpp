@@ -1,11 +1,16 @@
-// All-or-nothing output files. Data goes to a temp file in the destination's folder (so
-// the rename cannot cross file systems) and is renamed over the destination only when
-// complete. An error unwinds through the destructor, which removes the temp file; SIGINT,
-// SIGTERM, SIGHUP and SIGPIPE remove every live temp file and exit 128+signal (130 for
-// SIGINT). So an interrupted run never leaves a partial output behind.
+// All-or-nothing output files. What is at the output path decides how it is written:
+// - a regular file or nothing: data goes to a temp file `.NAME.tmp-PID-XXXXXX` in the same
+//   folder (so the rename cannot cross file systems), renamed over the path only when
+//   complete. An error unwinds through the destructor, which removes the temp file;
+// - a symlink: followed; its target is replaced as above and the link is kept;
+// - "-", a character device, a FIFO, a socket or a /proc/self/fd/N-like path (/dev/stdout):
+//   streamed, written in place as it comes (there is nothing to rename over);
+// - a folder: refused (InputError).
+// Temp files of a run that died (its PID no longer exists) are removed by the next run
+// writing the same output. The library installs no signal handler: a program that wants
+// interrupted runs to leave nothing behind calls remove_temp_files_now() from its own.
 #pragma once
 #include <cstdint>
-#include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -14,8 +19,8 @@ namespace hrw {
 
 class AtomicFile {
  public:
-  // "-" writes stdout directly (nothing to rename). Throws InputError naming the path when
-  // the temp file cannot be created (missing folder, a path under a regular file...).
+  // Throws InputError naming the path when it cannot be written (missing folder, a path
+  // under a regular file, a folder...).
   explicit AtomicFile(std::string path);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -24,34 +29,41 @@ class AtomicFile {
   // Throws std::runtime_error naming the path on a write error (e.g. a full disk).
   void write(std::string_view data);
   const std::string& path() const { return path_; }
+  bool streamed() const { return temp_.empty(); }
 
   // Flushes, syncs, closes and renames. Every error (ENOSPC surfaces here at the latest)
   // throws, so a truncated file is never reported as written.
   void commit();
 
  private:
-  void start_writeback();
   friend void commit_all(std::initializer_list<AtomicFile*> files);
+  void flush_buffer();
+  void start_writeback();
   void close_checked();
-  void publish();
-  std::string path_;
-  std::string temp_;
-  std::FILE* file_ = nullptr;
-  std::uint64_t written_ = 0;     // bytes handed to write()
+  std::string path_;    // as given, for messages
+  std::string target_;  // what the rename replaces (symlinks resolved)
+  std::string temp_;    // empty when streamed
+  std::string buffer_;
+  int fd_ = -1;
+  std::uint64_t written_ = 0;     // bytes written to fd_
   std::uint64_t flushed_to_ = 0;  // bytes whose writeback has been started
-  int slot_ = -1;  // index in the signal handler's table of temp files
+  int slot_ = -1;  // index in the table of live temp files
   bool committed_ = false;
 };
 
-// Commits several files as one step: a signal arriving meanwhile is held until all are
-// renamed, so a reader never sees one of them without the others.
+// Commits several files as one step: every write error surfaces before any rename; if a
+// rename fails the files already renamed are put back (the previous versions restored), so
+// the folder holds either all the new outputs or all the old ones. Streamed outputs cannot
+// be taken back: they are flushed first, before any rename.
 void commit_all(std::initializer_list<AtomicFile*> files);
 
 // Creates `dir` and its parents if missing; InputError naming it when that fails (e.g. a
 // path under a regular file).
 void make_output_dir(const std::string& dir);
 
-// Installs the cleanup handlers (idempotent; AtomicFile does it on first use).
-void install_temp_file_cleanup();
+// Async-signal-safe: removes every live temp file and returns true. While commit_all is
+// renaming it removes nothing and returns false: exiting then would publish only some of
+// the outputs, so the caller should let the run finish and exit afterwards.
+bool remove_temp_files_now() noexcept;
 
 }  // namespace hrw

@@ -23,6 +23,14 @@ struct NodeSpec {
   std::vector<std::pair<std::string, std::string>> labels;  // (name, value), e.g. (zone, eu-1a)
 };
 
+// Limits of the cluster file (docs/errors.md). Weights: far from the limits of binary64, so
+// every rank key ln(u)/w is a normal number (shares follow w/Σw; no ties from underflow or
+// overflow) and the sum of any number of weights a view can hold stays finite.
+inline constexpr double kMinWeight = 1e-9;
+inline constexpr double kMaxWeight = 1e15;
+inline constexpr std::size_t kMaxClusterFileBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kMaxJsonDepth = 16;  // the format itself needs 3
+
 // A cluster as read from a file or the command line: unvalidated, so that command-line
 // overrides (--seed, --hash, --weights) can be applied before the one validation.
 struct ClusterSpec {

@@ -38,6 +38,9 @@ NodeList node_list(const ClusterSpec& spec);
 // The contract's validated view of a list: what the hrw-* schemes place against.
 ClusterView to_cluster_view(const NodeList& nodes, bool use_weights, HashMode hash);
 
+// 4 bytes a slot: the Maglev table stays under 400 MB.
+inline constexpr std::uint32_t kMaxMaglevSize = 100'000'000;
+
 struct Options {
   std::uint32_t vnodes = 100;        // ring: virtual nodes per unit of weight
   std::uint32_t maglev_size = 65537; // Maglev table size M: prime, >= node count

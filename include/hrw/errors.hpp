@@ -1,6 +1,7 @@
 // Error types. The CLI maps InputError to exit code 2 (the user can fix it) and every other
 // exception to exit code 1 (a bug or an environment failure).
 #pragma once
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,6 +42,19 @@ class InputError : public std::runtime_error {
  private:
   Setting setting_ = Setting::none;
   std::string detail_;
+};
+
+// How every message shows bytes from the input (an id, a key, a cell, an option value):
+// in double quotes, with \" \\ \n \r \t and \xHH for other control bytes and for bytes
+// that are not UTF-8, so a message stays one printable line whatever the bytes; cut after
+// `max_bytes` with `..." (N bytes)` so a 1 MB cell does not give a 1 MB message.
+std::string quote_for_message(std::string_view bytes, std::size_t max_bytes = 64);
+
+// An output could not be written (a full disk, a closed pipe): not the user's input, not a
+// bug either. The CLI prints the message as it is and exits 1.
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace hrw

@@ -25,7 +25,8 @@ enum class KeyFormat { lines, csv };
 
 // "lines" or "csv"; InputError otherwise.
 KeyFormat parse_key_format(std::string_view text);
-// csv for a name ending in ".csv", lines otherwise (stdin included).
+// csv for a name ending in ".csv", lines otherwise (stdin included); InputError for
+// ".json", ".jsonl" and ".ndjson" (there is no JSON keys format: see the source).
 KeyFormat key_format_for(std::string_view path);
 
 // Large enough that per-chunk costs (pipeline hand-off, counter folding) vanish, small
@@ -33,6 +34,10 @@ KeyFormat key_format_for(std::string_view path);
 // page faults. Measured on the plan benchmark (bench/PLAN.md): 4096 to 16384 keys per
 // chunk are equally fast, 65536 was ~15% slower.
 inline constexpr std::size_t kDefaultChunkKeys = std::size_t{1} << 13;
+
+// The longest key (lines) or CSV record accepted: an input without line ends (`cat
+// /dev/zero`) is refused naming its line instead of filling the memory.
+inline constexpr std::size_t kMaxKeyBytes = std::size_t{64} << 20;
 
 struct KeyChunk {
   KeyBatch keys;

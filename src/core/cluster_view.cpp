@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -28,8 +30,8 @@ std::string_view to_string(HashMode mode) {
 HashMode parse_hash_mode(std::string_view text, std::string_view field) {
   if (text == "fnv1a-fmix") return HashMode::fnv1a_fmix;
   if (text == "fnv1a") return HashMode::fnv1a;
-  throw InputError(fmt::format("{}: unknown hash mode \"{}\" (expected fnv1a-fmix or fnv1a)",
-                               field, text));
+  throw InputError(fmt::format("{}: unknown hash mode {} (expected fnv1a-fmix or fnv1a)",
+                               field, quote_for_message(text)));
 }
 
 bool id_less(std::string_view a, std::string_view b) {
@@ -57,6 +59,94 @@ std::string position_of(std::string_view text, std::size_t offset) {
   return fmt::format("line {}, column {}", line, column);
 }
 
+// nlohmann's messages quote the offending token raw: a newline or a 0xff byte in it would
+// break the one-line rule, so they are escaped like input bytes.
+std::string printable(const std::string& message) {
+  std::string q = quote_for_message(message, 200);
+  q.erase(q.rfind('"'), 1);  // the quotes around it: it is a message, not a value
+  q.erase(0, 1);
+  return q;
+}
+
+// The reason from nlohmann's parse error, without its codes and positions (the caller gives
+// line and column) or the raw bytes it last read: "[json.exception.parse_error.101] parse
+// error at line 1, column 5: syntax error while parsing value - invalid literal; last read:
+// 'x'" -> "invalid literal".
+std::string parse_error_text(std::string what) {
+  if (auto pos = what.find(" - "); pos != std::string::npos) what.erase(0, pos + 3);
+  else if (auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
+  if (auto pos = what.find("; last read"); pos != std::string::npos) {
+    const auto next = what.find("; ", pos + 2);
+    what.erase(pos, next == std::string::npos ? std::string::npos : next - pos);
+  }
+  return what;
+}
+
+// Watches the parse as it goes: refuses a repeated key in one object (two readers could
+// keep different ones, so the view would depend on the JSON library) and nesting deeper
+// than the format needs (a 100,000-deep value must not exhaust the stack anywhere), and
+// knows where it is ("nodes[2].weight") for errors the parser raises without position.
+class JsonGuard {
+ public:
+  explicit JsonGuard(const std::string& source) : source_(source) {}
+
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        element_started();
+        if (frames_.size() >= kMaxJsonDepth)
+          throw InputError(fmt::format("{}: {}: JSON nested deeper than {} levels", source_,
+                                       path(), kMaxJsonDepth));
+        frames_.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw InputError(fmt::format("{}: {}: field {} appears twice in one object", source_,
+                                       path(), quote_for_message(f.key)));
+        break;
+      }
+      case json::parse_event_t::value:
+        element_started();
+        break;
+    }
+    return true;
+  }
+
+  // Where the parser is, as a JSON path from the top ("nodes[2].weight"); "the top level".
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.array) {
+        if (f.count) out += fmt::format("[{}]", f.count - 1);
+      } else if (!f.key.empty() || !f.keys.empty()) {
+        if (!out.empty()) out += '.';
+        out += printable(f.key);
+      }
+    }
+    return out.empty() ? "the top level" : out;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t count;  // elements started, arrays only
+    std::string key;    // the latest key, objects only
+    std::set<std::string> keys;
+  };
+  void element_started() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
+  }
+  const std::string& source_;
+  std::vector<Frame> frames_;
+};
+
 NodeSpec parse_node(const json& item, std::size_t index, const std::string& source) {
   const std::string where = fmt::format("{}: nodes[{}]", source, index);
   NodeSpec node;
@@ -75,14 +165,15 @@ NodeSpec parse_node(const json& item, std::size_t index, const std::string& sour
     if (name == "id") continue;
     if (name == "weight") {
       if (!value.is_number())
-        throw InputError(fmt::format("{} (\"{}\"): weight must be a number, got {}", where,
-                                     node.id, value.dump()));
+        throw InputError(fmt::format("{} ({}): weight must be a number, got {}", where,
+                                     quote_for_message(node.id), value.type_name()));
       node.weight = value.get<double>();
       continue;
     }
     if (!value.is_string())
-      throw InputError(fmt::format("{} (\"{}\"): label \"{}\" must be a string, got {}", where,
-                                   node.id, name, value.type_name()));
+      throw InputError(fmt::format("{} ({}): label {} must be a string, got {}", where,
+                                   quote_for_message(node.id), quote_for_message(name),
+                                   value.type_name()));
     node.labels.emplace_back(name, value.get<std::string>());
   }
   return node;
@@ -91,18 +182,21 @@ NodeSpec parse_node(const json& item, std::size_t index, const std::string& sour
 }  // namespace
 
 ClusterSpec parse_cluster_json(std::string_view text, const std::string& source) {
+  if (text.size() > kMaxClusterFileBytes)
+    throw InputError(fmt::format("{}: the cluster file is larger than the {} MiB limit", source,
+                                 kMaxClusterFileBytes >> 20));
+  JsonGuard guard(source);
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
+    doc = json::parse(text.begin(), text.end(), std::ref(guard));
   } catch (const json::parse_error& e) {
     // nlohmann's byte is 1-based and points just past the offending character.
     const std::size_t offset = e.byte ? e.byte - 1 : 0;
-    std::string what = e.what();
-    if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
+    const std::string what = parse_error_text(e.what());
     throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
-                                 position_of(text, offset), what));
-  } catch (const json::exception& e) {  // e.g. a number too large for a double
-    throw InputError(fmt::format("{}: malformed JSON: {}", source, e.what()));
+                                 position_of(text, offset), printable(what)));
+  } catch (const json::out_of_range&) {  // the one other error the parser raises
+    throw InputError(fmt::format("{}: {}: number too large for a double", source, guard.path()));
   }
   if (!doc.is_object())
     throw InputError(fmt::format("{}: the cluster must be a JSON object, got {}", source,
@@ -111,8 +205,10 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
   spec.source = source;
   for (auto& [name, value] : doc.items()) {
     if (name == "version") {
-      if (!value.is_number_integer())
-        throw InputError(fmt::format("{}: \"version\" must be an integer", source));
+      if (!value.is_number_integer() ||
+          (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX))
+        throw InputError(fmt::format("{}: \"version\" must be an integer from {} to {}", source,
+                                     INT64_MIN, INT64_MAX));
       spec.version = value.get<std::int64_t>();
     } else if (name == "seed") {
       if (!value.is_string())
@@ -140,8 +236,8 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
     } else {
       // Typos ("seeds", "hash_mode") must not silently change placement.
       throw InputError(fmt::format(
-          "{}: unknown top-level field \"{}\" (allowed: version, seed, hash, hierarchy, nodes)", source,
-          name));
+          "{}: unknown top-level field {} (allowed: version, seed, hash, hierarchy, nodes)",
+          source, quote_for_message(name)));
     }
   }
   if (!doc.contains("nodes"))
@@ -150,7 +246,7 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
 }
 
 ClusterSpec load_cluster_file(const std::string& path) {
-  return parse_cluster_json(read_whole_file(path), path);
+  return parse_cluster_json(read_whole_file(path, kMaxClusterFileBytes), path);
 }
 
 ClusterSpec cluster_from_id_list(std::string_view comma_separated) {
@@ -170,8 +266,9 @@ void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
     auto w = parse_double(items[i]);
     if (!w)
       throw InputError(Setting::weight_list,
-                       fmt::format(": weight {} of node \"{}\" is not a number: \"{}\"", i + 1,
-                                   spec.nodes[i].id, items[i]));
+                       fmt::format(": weight of nodes[{}] ({}) is not a number: {}", i,
+                                   quote_for_message(spec.nodes[i].id),
+                                   quote_for_message(items[i])));
     spec.nodes[i].weight = *w;
   }
 }
@@ -197,13 +294,16 @@ ClusterView::ClusterView(ClusterSpec spec)
   for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
     NodeSpec& in = spec.nodes[i];
     if (in.id.empty())
-      throw InputError(fmt::format("{}: node {} has an empty id", source_, i + 1));
+      throw InputError(fmt::format("{}: nodes[{}] has an empty id", source_, i));
     Node node{std::move(in.id), 1.0, in.weight.has_value(), std::move(in.labels)};
     if (in.weight) {
       const double w = *in.weight;
       if (!std::isfinite(w) || !(w > 0))
-        throw InputError(fmt::format("{}: node \"{}\": weight must be finite and > 0, got {}",
-                                     source_, node.id, w));
+        throw InputError(fmt::format("{}: node {}: weight must be finite and > 0, got {}",
+                                     source_, quote_for_message(node.id), w));
+      if (w < kMinWeight || w > kMaxWeight)
+        throw InputError(fmt::format("{}: node {}: weight must be from {:g} to {:g}, got {:g}",
+                                     source_, quote_for_message(node.id), kMinWeight, kMaxWeight, w));
       node.weight = w;
       weighted_ = true;
     }
@@ -213,7 +313,7 @@ ClusterView::ClusterView(ClusterSpec spec)
             [](const Node& a, const Node& b) { return id_less(a.id, b.id); });
   for (std::size_t i = 1; i < nodes_.size(); ++i)
     if (nodes_[i].id == nodes_[i - 1].id)
-      throw InputError(fmt::format("{}: duplicate node id \"{}\"", source_, nodes_[i].id));
+      throw InputError(fmt::format("{}: duplicate node id {}", source_, quote_for_message(nodes_[i].id)));
   seed_state_ = fnv1a32_continue(kFnvOffsetBasis, seed_);
   if (spec.hierarchy) build_hierarchy(std::move(*spec.hierarchy));
 }
@@ -225,12 +325,12 @@ void ClusterView::build_hierarchy(std::vector<std::string> labels) {
                                  source_));
   for (std::size_t j = 0; j < labels.size(); ++j) {
     if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight")
-      throw InputError(fmt::format("{}: hierarchy level {} \"{}\" is not a label name", source_,
-                                   j + 1, labels[j]));
+      throw InputError(fmt::format("{}: hierarchy level {} {} is not a label name", source_,
+                                   j + 1, quote_for_message(labels[j])));
     for (std::size_t k = 0; k < j; ++k)
       if (labels[k] == labels[j])
-        throw InputError(fmt::format("{}: hierarchy label \"{}\" is repeated (levels {} and {})",
-                                     source_, labels[j], k + 1, j + 1));
+        throw InputError(fmt::format("{}: hierarchy label {} is repeated (levels {} and {})",
+                                     source_, quote_for_message(labels[j]), k + 1, j + 1));
   }
   std::vector<std::vector<std::string_view>> values(nodes_.size());
   std::vector<double> weights(nodes_.size());
@@ -238,8 +338,8 @@ void ClusterView::build_hierarchy(std::vector<std::string> labels) {
     for (const std::string& label : labels) {
       const auto v = nodes_[i].label(label);
       if (!v)
-        throw InputError(fmt::format("{}: node \"{}\" lacks hierarchy label \"{}\"", source_,
-                                     nodes_[i].id, label));
+        throw InputError(fmt::format("{}: node {} lacks hierarchy label {}", source_,
+                                     quote_for_message(nodes_[i].id), quote_for_message(label)));
       values[i].push_back(*v);
     }
     weights[i] = nodes_[i].weight;

@@ -140,9 +140,9 @@ std::uint32_t owner(const ClusterView& view, std::string_view key) {
 InputError too_few_domains(const ClusterView& view, std::uint32_t r, std::string_view label,
                            std::uint32_t domains) {
   return InputError(Setting::replica_count,
-                    fmt::format(" {} with distinct \"{}\" needs {} failure domains, but {} has "
+                    fmt::format(" {} with distinct {} needs {} failure domains, but {} has "
                                 "only {} (ask for partial results to accept fewer)",
-                                r, label, r, view.source(), domains));
+                                r, quote_for_message(label), r, view.source(), domains));
 }
 
 std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, std::uint32_t r) {

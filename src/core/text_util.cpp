@@ -1,5 +1,9 @@
 #include "text_util.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cctype>
 #include <cstdlib>
@@ -37,15 +41,111 @@ std::optional<double> parse_double(std::string_view text) {
   return value;
 }
 
-std::string read_whole_file(const std::string& path) {
-  if (std::filesystem::is_directory(path))
+std::string read_whole_file(const std::string& path, std::size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO nobody writes to would wait forever; read then sees its end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
     throw InputError(fmt::format("{}: cannot read: is a directory", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return buffer.str();
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a writer that is there: wait for it
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    if (n == 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes)
+      throw InputError(fmt::format("{}: larger than the {} MiB limit", path, max_bytes >> 20));
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  if (text.empty() && S_ISFIFO(st.st_mode))
+    throw InputError(fmt::format("{}: a FIFO with nothing written to it", path));
+  return text;
+}
+
+}  // namespace hrw
+
+namespace hrw {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[0] (2 to 4 bytes), 0 if there is none.
+std::size_t utf8_sequence(std::string_view s) {
+  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto cont = [&](std::size_t i) { return i < s.size() && (b(i) & 0xC0) == 0x80; };
+  const unsigned char c = b(0);
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2) || (c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F)) return 0;
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3) || (c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F))
+      return 0;
+    return 4;
+  }
+  return 0;
+}
+
+char32_t code_point(std::string_view seq) {
+  const auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(seq[i])); };
+  if (seq.size() == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+  if (seq.size() == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
+
+// Characters a terminal shows as nothing (or as a line break): C1 controls, zero-width and
+// direction marks, line/paragraph separators, the byte-order mark.
+bool invisible(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+}  // namespace
+
+std::string quote_for_message(std::string_view bytes, std::size_t max_bytes) {
+  std::string out = "\"";
+  std::size_t i = 0;
+  for (; i < bytes.size() && i < max_bytes;) {
+    const unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if (c >= 0x80) {
+      if (const std::size_t n = utf8_sequence(bytes.substr(i))) {
+        if (const char32_t cp = code_point(bytes.substr(i, n)); invisible(cp))
+          out += fmt::format("\\u{{{:04x}}}", static_cast<std::uint32_t>(cp));
+        else
+          out.append(bytes.substr(i, n));
+        i += n;
+        continue;
+      }
+      out += fmt::format("\\x{:02x}", c);
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  out += '"';
+  if (i < bytes.size()) {
+    out.insert(out.size() - 1, "...");
+    out += fmt::format(" ({} bytes)", bytes.size());
+  }
+  return out;
 }
 
 }  // namespace hrw

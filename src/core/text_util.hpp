@@ -11,7 +11,8 @@ namespace hrw {
 std::vector<std::string_view> split(std::string_view text, char sep);
 // The whole string as a double (strtod syntax: also "nan", "inf"); nullopt otherwise.
 std::optional<double> parse_double(std::string_view text);
-// Reads a file; InputError "PATH: cannot open: <reason>" when missing or unreadable.
-std::string read_whole_file(const std::string& path);
+// Reads a file (or a FIFO with a writer; one without gives an error, not a wait);
+// InputError "PATH: ..." when missing, unreadable, a folder or longer than max_bytes.
+std::string read_whole_file(const std::string& path, std::size_t max_bytes);
 
 }  // namespace hrw

@@ -78,8 +78,8 @@ ClusterSpec random_cluster(std::mt19937_64& rng) {
       node.weight = 0.01 + static_cast<double>(rng() % 10000) / 100.0;
     } else if (weight_mode == 3) {  // only some weights given; the rest are 1
       if (rng() % 3 == 0) node.weight = std::ldexp(1.0 + (rng() % 1000) / 1000.0, int(rng() % 7) - 3);
-    } else if (weight_mode == 4) {  // extremes
-      static constexpr double kW[] = {1e-300, 1e-6, 0.5, 1.0, 3.0, 1e6, 1e300};
+    } else if (weight_mode == 4) {  // extremes: the accepted range's ends among ordinary weights
+      static constexpr double kW[] = {kMinWeight, 1e-6, 0.5, 1.0, 3.0, 1e6, kMaxWeight};
       node.weight = kW[rng() % 7];
     }
     // fmt, not "z" + std::to_string(...): g++ 12 warns falsely (-Wrestrict) on the latter.

@@ -1,8 +1,9 @@
 #include "hrw/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,38 +14,30 @@
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "output_target.hpp"
 
 namespace hrw {
 
 namespace {
 
-// The signal handler may only touch async-signal-safe state: a fixed table of C strings,
-// each published by a flag written after the path.
-constexpr int kMaxTempFiles = 32;
+constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+
+// remove_temp_files_now() runs in signal handlers: it may only touch a fixed table of C
+// strings, each published by a flag written after the path.
+constexpr int kMaxTempFiles = 64;
 char g_paths[kMaxTempFiles][PATH_MAX];
 std::atomic<bool> g_used[kMaxTempFiles];
-std::atomic<bool> g_committing{false};
-std::atomic<int> g_pending_signal{0};
-std::mutex g_table_mutex;  // registration only, never taken by the handler
+std::mutex g_table_mutex;  // registration only, never taken by the signal path
 
-void remove_temp_files() {
-  for (int i = 0; i < kMaxTempFiles; ++i)
-    if (g_used[i].load()) ::unlink(g_paths[i]);
-}
-
-extern "C" void on_fatal_signal(int sig) {
-  // During commit_all the renames must all happen: hold the signal until they are done.
-  if (g_committing.load()) {
-    g_pending_signal.store(sig);
-    return;
-  }
-  remove_temp_files();
-  ::_exit(128 + sig);
-}
+// Who owns the temp files right now: nobody, commit_all (renaming), or a signal handler
+// (removing them). Whoever moves it away from kIdle first wins; the other backs off.
+enum : int { kIdle, kPublishing, kRemoving };
+std::atomic<int> g_state{kIdle};
 
 int register_temp(const std::string& path) {
   std::lock_guard lock(g_table_mutex);
@@ -57,18 +50,13 @@ int register_temp(const std::string& path) {
   throw std::runtime_error("too many temporary output files open at once");
 }
 
-void unregister_temp(int slot) {
+void unregister_temp(int& slot) {
   if (slot >= 0) g_used[slot].store(false);
-}
-
-std::string temp_path_for(const std::string& path) {
-  const std::filesystem::path p(path);
-  const std::string dir = p.parent_path().empty() ? "." : p.parent_path().string();
-  return dir + "/." + p.filename().string() + ".tmp-XXXXXX";
+  slot = -1;
 }
 
 [[noreturn]] void write_failed(const std::string& path, int err) {
-  throw std::runtime_error(fmt::format("{}: write failed: {}", path, std::strerror(err)));
+  throw WriteError(fmt::format("{}: write failed: {}", output_name(path), std::strerror(err)));
 }
 
 // mkstemp creates 0600 files; outputs should get the usual 0666 & ~umask. umask can only
@@ -82,6 +70,50 @@ mode_t file_mode() {
   return mode;
 }
 
+std::string dir_of(const std::string& p) {
+  const std::filesystem::path fp(p);
+  return fp.parent_path().empty() ? "." : fp.parent_path().string();
+}
+
+std::string temp_prefix(const std::string& target) {
+  std::string prefix = ".";  // appends, not "." + name: GCC 12's -Wrestrict false positive
+  prefix += std::filesystem::path(target).filename().string();
+  prefix += ".tmp-";
+  return prefix;
+}
+
+// `.NAME.tmp-PID-XXXXXX` (and its `.old` backup) left by a run that no longer exists: that
+// run was killed by a signal nobody could catch (SIGKILL, a power cut). Removed here.
+void remove_stale_temps(const std::string& target) {
+  const std::string dir = dir_of(target), prefix = temp_prefix(target);
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name = e->d_name;
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name + prefix.size(), &end, 10);
+    if (pid <= 0 || *end != '-' || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    ::unlink((dir + "/" + std::string(name)).c_str());
+  }
+  ::closedir(d);
+}
+
+void write_all(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) write_failed(path, n < 0 ? errno : EIO);
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+struct Backup {
+  std::string target, saved;  // saved: the previous version's second name, if made
+  bool existed = false;       // there was a previous version
+};
+
 }  // namespace
 
 void make_output_dir(const std::string& dir) {
@@ -92,113 +124,134 @@ void make_output_dir(const std::string& dir) {
                                  ec ? ec.message() : "not a directory"));
 }
 
-void install_temp_file_cleanup() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction sa {};
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(sig, &sa, nullptr);
-  });
+bool remove_temp_files_now() noexcept {
+  int expected = kIdle;
+  if (!g_state.compare_exchange_strong(expected, kRemoving)) return expected == kRemoving;
+  for (int i = 0; i < kMaxTempFiles; ++i)
+    if (g_used[i].load()) ::unlink(g_paths[i]);
+  return true;
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-  if (path_ == "-") {
-    file_ = stdout;
-    return;
+  const OutputTarget target = resolve_output(path_);
+  target_ = target.path;
+  using Kind = OutputTarget::Kind;
+  if (target.kind == Kind::kFolder) throw InputError(fmt::format("{}: is a directory", path_));
+  if (target.kind == Kind::kStreamed) {
+    fd_ = path_ == "-" ? STDOUT_FILENO : ::open(target_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+  } else {
+    remove_stale_temps(target_);
+    temp_ = dir_of(target_);
+    temp_ += '/';
+    temp_ += temp_prefix(target_);
+    temp_ += std::to_string(::getpid());
+    temp_ += "-XXXXXX";
+    fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);  // fills the X's in place
+    if (fd_ < 0)
+      throw InputError(fmt::format("{}: cannot create output file: {}", path_, std::strerror(errno)));
+    slot_ = register_temp(temp_);
+    ::fchmod(fd_, file_mode());
   }
-  install_temp_file_cleanup();
-  temp_ = temp_path_for(path_);
-  const int fd = ::mkostemp(temp_.data(), O_CLOEXEC);  // fills the X's in place
-  if (fd < 0)
-    throw InputError(fmt::format("{}: cannot create output file: {}", path_, std::strerror(errno)));
-  slot_ = register_temp(temp_);
-  ::fchmod(fd, file_mode());
-  file_ = ::fdopen(fd, "wb");
-  if (!file_) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(temp_.c_str());
-    unregister_temp(slot_);
-    write_failed(path_, err);
-  }
-  std::setvbuf(file_, nullptr, _IOFBF, std::size_t{1} << 20);
+  buffer_.reserve(kBufferBytes);
 }
 
 AtomicFile::~AtomicFile() {
-  if (committed_ || path_ == "-") return;
-  if (file_) std::fclose(file_);
-  ::unlink(temp_.c_str());
+  if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
   unregister_temp(slot_);
 }
 
 void AtomicFile::write(std::string_view data) {
-  if (data.empty()) return;
-  if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) write_failed(path_, errno);
-  written_ += data.size();
+  if (buffer_.size() + data.size() > kBufferBytes) flush_buffer();
+  if (data.size() >= kBufferBytes) {
+    write_all(fd_, data, path_);
+    written_ += data.size();
+  } else {
+    buffer_.append(data);
+  }
   start_writeback();
 }
 
-// Starts writing the data out every few MiB while the run goes on, so that the fsync in
+void AtomicFile::flush_buffer() {
+  write_all(fd_, buffer_, path_);
+  written_ += buffer_.size();
+  buffer_.clear();
+}
+
+// Starts writing the data out every MiB while the run goes on, so that the fsync in
 // commit() has little left to wait for (and a long run does not pile up dirty pages).
-// Advisory: errors surface in fflush/fsync later.
+// Advisory: errors surface in fsync later.
 void AtomicFile::start_writeback() {
 #ifdef SYNC_FILE_RANGE_WRITE
   constexpr std::uint64_t kWritebackBytes = std::uint64_t{1} << 20;
-  if (path_ == "-" || written_ - flushed_to_ < kWritebackBytes) return;
-  if (std::fflush(file_) != 0) write_failed(path_, errno);
-  ::sync_file_range(::fileno(file_), static_cast<off_t>(flushed_to_),
-                    static_cast<off_t>(written_ - flushed_to_), SYNC_FILE_RANGE_WRITE);
+  if (streamed() || written_ - flushed_to_ < kWritebackBytes) return;
+  ::sync_file_range(fd_, static_cast<off_t>(flushed_to_), static_cast<off_t>(written_ - flushed_to_),
+                    SYNC_FILE_RANGE_WRITE);
   flushed_to_ = written_;
 #endif
 }
 
 void AtomicFile::close_checked() {
-  if (!file_) return;
-  if (path_ == "-") {
-    file_ = nullptr;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) write_failed("<stdout>", errno);
+  if (fd_ < 0) return;
+  flush_buffer();
+  if (fd_ == STDOUT_FILENO) {
+    fd_ = -1;
     return;
   }
-  // fflush surfaces ENOSPC from buffered data, fsync from delayed allocation (NFS, ext4).
-  if (std::fflush(file_) != 0) write_failed(path_, errno);
-  if (::fsync(::fileno(file_)) != 0 && errno != EINVAL && errno != EROFS) write_failed(path_, errno);
-  std::FILE* f = file_;
-  file_ = nullptr;
-  if (std::fclose(f) != 0) write_failed(path_, errno);
+  // fsync surfaces delayed-allocation errors (NFS, ext4); devices and pipes have none.
+  if (!streamed() && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) write_failed(path_, errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && errno != EINTR) write_failed(path_, errno);
 }
 
-void AtomicFile::commit() {
-  if (committed_) return;
-  close_checked();
-  publish();
-}
-
-void AtomicFile::publish() {
-  if (path_ != "-") {
-    if (::rename(temp_.c_str(), path_.c_str()) != 0)
-      throw std::runtime_error(
-          fmt::format("{}: cannot rename the finished output into place: {}", path_, std::strerror(errno)));
-    unregister_temp(slot_);
-  }
-  committed_ = true;
-}
+void AtomicFile::commit() { commit_all({this}); }
 
 void commit_all(std::initializer_list<AtomicFile*> files) {
   // Every write error first, while the temp files can still be cleaned up...
   for (AtomicFile* f : files)
     if (!f->committed_) f->close_checked();
-  // ...then the renames, which a signal must not split.
-  g_committing.store(true);
+  // ...then the renames, which a signal handler must not interrupt half-way.
+  int expected = kIdle;
+  while (!g_state.compare_exchange_weak(expected, kPublishing)) {
+    if (expected == kRemoving) throw std::runtime_error("interrupted by a signal");
+    expected = kIdle;
+  }
+  std::vector<Backup> done;
   try {
-    for (AtomicFile* f : files)
-      if (!f->committed_) f->publish();
+    for (AtomicFile* f : files) {
+      if (f->committed_ || f->streamed()) continue;
+      Backup b{f->target_, {}, ::access(f->target_.c_str(), F_OK) == 0};
+      // The previous version stays reachable under a second name until every rename is done
+      // (where the file system has hard links; elsewhere it cannot be put back).
+      if (std::string saved = f->temp_ + ".old"; b.existed && ::link(b.target.c_str(), saved.c_str()) == 0)
+        b.saved = saved;
+      if (::rename(f->temp_.c_str(), f->target_.c_str()) != 0) {
+        const int err = errno;
+        if (!b.saved.empty()) ::unlink(b.saved.c_str());
+        throw WriteError(fmt::format("{}: cannot rename the finished output into place: {}",
+                                             f->path_, std::strerror(err)));
+      }
+      done.push_back(std::move(b));
+    }
   } catch (...) {
-    g_committing.store(false);
+    for (const Backup& b : done) {
+      if (!b.saved.empty())
+        ::rename(b.saved.c_str(), b.target.c_str());
+      else if (!b.existed)
+        ::unlink(b.target.c_str());
+    }
+    g_state.store(kIdle);
     throw;
   }
-  g_committing.store(false);
-  if (const int sig = g_pending_signal.load()) ::_exit(128 + sig);
+  for (const Backup& b : done)
+    if (!b.saved.empty()) ::unlink(b.saved.c_str());
+  for (AtomicFile* f : files) {
+    f->committed_ = true;
+    unregister_temp(f->slot_);
+  }
+  g_state.store(kIdle);
 }
 
 }  // namespace hrw

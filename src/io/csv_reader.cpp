@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "hrw/key_source.hpp"
 
 namespace hrw::io {
 
@@ -17,7 +18,9 @@ bool CsvReader::next() {
   count_ = 0;
   record_line_ = line_;
   if (in_.peek() < 0) return false;
+  const std::uint64_t start = in_.consumed();
   for (;;) {
+    if (in_.consumed() - start > kMaxKeyBytes) record_too_long();
     std::string& f = new_field();
     const bool ended = in_.peek() == '"' ? read_quoted(f) : read_plain(f);
     if (ended) return true;
@@ -33,6 +36,7 @@ bool CsvReader::read_plain(std::string& f) {
     while (q != e && *q != ',' && *q != '\n') ++q;
     f.append(p, q);
     in_.consume(static_cast<std::size_t>(q - p));
+    if (f.size() > kMaxKeyBytes) record_too_long();
     if (q == e) {
       if (in_.refill()) continue;
       if (!f.empty() && f.back() == '\r') f.pop_back();
@@ -62,6 +66,7 @@ bool CsvReader::read_quoted(std::string& f) {
       ++line_;
     }
     f.push_back(static_cast<char>(c));
+    if (f.size() > kMaxKeyBytes) record_too_long();
   }
   int c = in_.peek();
   if (c == '\r') {
@@ -79,8 +84,13 @@ bool CsvReader::read_quoted(std::string& f) {
     return true;
   }
   throw InputError(fmt::format(
-      "{}: line {}: unexpected character '{}' after a closing quote (expected , or end of line)",
-      in_.name(), line_, static_cast<char>(c)));
+      "{}: line {}: unexpected character {} after a closing quote (expected , or end of line)",
+      in_.name(), line_, quote_for_message(std::string(1, static_cast<char>(c)))));
+}
+
+void CsvReader::record_too_long() const {
+  throw InputError(fmt::format("{}: line {}: a record longer than the {} MiB limit", in_.name(),
+                               record_line_, kMaxKeyBytes >> 20));
 }
 
 }  // namespace hrw::io

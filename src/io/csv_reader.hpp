@@ -27,6 +27,7 @@ class CsvReader {
   std::string& new_field();
   bool read_quoted(std::string& f);  // true when the record ended after it
   bool read_plain(std::string& f);   // true when the record ended after it
+  [[noreturn]] void record_too_long() const;
 
   ByteReader& in_;
   std::vector<std::string> fields_;

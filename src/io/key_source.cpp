@@ -17,12 +17,21 @@ namespace hrw {
 KeyFormat parse_key_format(std::string_view text) {
   if (text == "lines") return KeyFormat::lines;
   if (text == "csv") return KeyFormat::csv;
-  throw InputError(Setting::key_format,
-                   fmt::format(": unknown format \"{}\" (expected lines or csv)", text));
+  throw InputError(Setting::key_format, fmt::format(": unknown format {} (expected lines or csv)",
+                                                   quote_for_message(text)));
 }
 
 KeyFormat key_format_for(std::string_view path) {
-  return path.ends_with(".csv") ? KeyFormat::csv : KeyFormat::lines;
+  if (path.ends_with(".csv")) return KeyFormat::csv;
+  // JSON strings cannot hold every key (keys are bytes, JSON text is Unicode), so there is
+  // no JSON keys format; reading such a file as lines would make each object one key.
+  for (std::string_view ext : {".json", ".jsonl", ".ndjson"})
+    if (path.ends_with(ext))
+      throw InputError(fmt::format(
+          "{}: JSON is not a keys format (keys are bytes: one per line, or CSV with a key "
+          "column); to read this file as one key per line anyway, give the lines format",
+          path));
+  return KeyFormat::lines;
 }
 
 void KeyChunk::clear() {
@@ -46,17 +55,21 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   cols.count = csv.field_count();
   std::string seen;
   for (std::size_t i = 0; i < cols.count; ++i) {
-    const std::string& f = csv.field(i);
+    std::string_view f = csv.field(i);
+    // Spreadsheets start CSV files with a UTF-8 byte-order mark; it is not part of the name.
+    if (i == 0 && f.starts_with("\xEF\xBB\xBF")) f.remove_prefix(3);
     std::size_t* slot = f == "key" ? &cols.key : f == "bytes" ? &cols.bytes
                       : f == "requests" ? &cols.requests : nullptr;
     if (slot && *slot != kNoColumn)
-      throw InputError(fmt::format("{}: line 1: column \"{}\" appears twice in the header", name, f));
+      throw InputError(fmt::format("{}: line 1: column {} appears twice in the header", name,
+                                   quote_for_message(f)));
     if (slot) *slot = i;
-    seen += (i ? ", " : "") + f;
+    if (i) seen += ", ";
+    seen += quote_for_message(f);
   }
   if (cols.key == kNoColumn)
-    throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {})",
-                                 name, seen));
+    throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {}{})",
+                                 name, seen.substr(0, 300), seen.size() > 300 ? ", ..." : ""));
   return cols;
 }
 
@@ -66,8 +79,8 @@ std::uint64_t parse_count(const std::string& text, const char* column, const std
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got \"{}\"", name,
-                                 line, column, text));
+    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got {}", name,
+                                 line, column, quote_for_message(text)));
   return value;
 }
 
@@ -79,12 +92,23 @@ struct KeySource::Impl {
   io::CsvReader csv{in};
   CsvColumns cols;
   std::uint64_t keys = 0;
+  // Every total a report prints (per node, moved, stayed) is a part of these sums, so
+  // refusing an input whose sums overflow keeps every total right.
+  std::uint64_t bytes_sum = 0, requests_sum = 0;
 
   Impl(const std::string& path, KeyFormat f) : in(path), format(f) {
     if (format == KeyFormat::csv) cols = read_header(csv, in.name());
   }
 
   void next_lines(KeyChunk& chunk, std::size_t max_keys);
+  std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
+                          std::uint64_t line) const {
+    const std::uint64_t value = parse_count(cell, column, in.name(), line);
+    if (__builtin_add_overflow(sum, value, &sum))
+      throw InputError(fmt::format("{}: line {}: the {} column adds up to more than 2^64 - 1",
+                                   in.name(), line, column));
+    return value;
+  }
   void next_csv(KeyChunk& chunk, std::size_t max_keys);
 };
 
@@ -94,13 +118,16 @@ struct KeySource::Impl {
 // holds max_keys keys. Walking mask bits keeps the per-line work free of the load ->
 // length -> next load chain of a memchr per line. Returns where the first line not taken
 // starts.
-const char* append_lines(const char* line, const char* e, KeyBatch& batch, std::size_t max_keys) {
+// `scan_from` (>= line): where the LF search starts; the bytes before it are known to hold
+// no LF, so a long line arriving in many reads is scanned once, not once per read.
+const char* append_lines(const char* line, const char* scan_from, const char* e, KeyBatch& batch,
+                         std::size_t max_keys) {
   constexpr std::size_t kPiece = 4096;  // bytes scanned per kernel call: masks stay in L1
   std::uint64_t lf[kPiece / 64];
   // The keys of [line, e) take at most e - line bytes: no capacity checks per key.
   batch.reserve(max_keys, batch.byte_size() + static_cast<std::size_t>(e - line));
   KeyBatch::Appender out(batch);
-  for (const char* piece = line; piece < e && out.size() < max_keys; piece += kPiece) {
+  for (const char* piece = scan_from; piece < e && out.size() < max_keys; piece += kPiece) {
     const std::size_t len = std::min<std::size_t>(kPiece, static_cast<std::size_t>(e - piece));
     kernels::lf_bits(piece, len, lf);
     for (std::size_t w = 0; w < (len + 63) / 64 && out.size() < max_keys; ++w) {
@@ -121,10 +148,16 @@ void KeySource::Impl::next_lines(KeyChunk& chunk, std::size_t max_keys) {
   KeyBatch& batch = chunk.keys;
   // Appender::append may read 16 bytes from a line that starts just before end().
   static_assert(io::ByteReader::kReadSlack >= KeyBatch::kCopySlack);
+  std::size_t scanned = 0;  // bytes of the unfinished line at cur() known to hold no LF
   while (batch.size() < max_keys) {
-    const char* rest = append_lines(in.cur(), in.end(), batch, max_keys);
+    const char* rest = append_lines(in.cur(), in.cur() + scanned, in.end(), batch, max_keys);
     in.consume(static_cast<std::size_t>(rest - in.cur()));
-    if (batch.size() == max_keys || in.refill()) continue;
+    if (batch.size() == max_keys) return;
+    scanned = static_cast<std::size_t>(in.end() - in.cur());  // all scanned, no LF in it
+    if (scanned > kMaxKeyBytes)
+      throw InputError(fmt::format("{}: line {}: a key longer than the {} MiB limit", in.name(),
+                                   keys + batch.size() + 1, kMaxKeyBytes >> 20));
+    if (in.refill()) continue;
     // End of input: a last line without LF is still a key.
     std::size_t len = static_cast<std::size_t>(in.end() - in.cur());
     if (len == 0) return;
@@ -144,9 +177,9 @@ void KeySource::Impl::next_csv(KeyChunk& chunk, std::size_t max_keys) {
                                    line, csv.field_count(), cols.count));
     chunk.keys.add(csv.field(cols.key));
     if (cols.bytes != kNoColumn)
-      chunk.bytes.push_back(parse_count(csv.field(cols.bytes), "bytes", in.name(), line));
+      chunk.bytes.push_back(add_count(bytes_sum, csv.field(cols.bytes), "bytes", line));
     if (cols.requests != kNoColumn)
-      chunk.requests.push_back(parse_count(csv.field(cols.requests), "requests", in.name(), line));
+      chunk.requests.push_back(add_count(requests_sum, csv.field(cols.requests), "requests", line));
   }
 }
 

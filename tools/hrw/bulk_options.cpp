@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "hrw/numbers.hpp"
 
 namespace hrw::cli {
 
@@ -12,21 +13,24 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
                  "removed; an empty line is the empty key). csv: RFC 4180 with a header, a key "
                  "column, optional bytes and requests columns")
       ->required();
-  sub.add_option("--keys-format", o.keys_format, "lines or csv (default: csv for *.csv, else lines)")
+  sub.add_option("--keys-format", o.keys_format,
+                 "lines or csv (default: csv for *.csv, else lines; *.json, *.jsonl and *.ndjson "
+                 "are refused unless given as lines)")
       ->check(CLI::IsMember({"lines", "csv"}));
-  sub.add_option("--replicas", o.replicas, "Replica count R (>= 1)");
+  add_unsigned(sub, "--replicas", o.replicas, 1, UINT32_MAX, "Replica count R, at most the node count");
   sub.add_option("--distinct", o.distinct, "Replicas must differ in this label (failure domain)");
   sub.add_flag("--partial", o.partial, "Accept fewer replicas than R when domains run out");
-  sub.add_option("--threads", o.threads, "Worker threads (0: all cores)");
+  sub.add_flag("--quiet", o.quiet, "No table, summary or progress line on stderr (errors still)");
+  add_unsigned(sub, "--threads", o.threads, 0, kMaxThreads, "Worker threads, 0: all cores");
   // Hidden: tests pin that results do not depend on the chunking.
-  sub.add_option("--chunk-size", o.chunk_keys, "Keys per chunk")->group("");
+  add_unsigned(sub, "--chunk-size", o.chunk_keys, 1, kMaxChunkKeys, "Keys per chunk")->group("");
 }
 
 KeyInput BulkOptions::key_input() const {
   KeyInput in;
   in.path = keys;
   if (!keys_format.empty()) in.format = parse_key_format(keys_format);
-  in.chunk_keys = chunk_keys ? chunk_keys : 1;
+  in.chunk_keys = chunk_keys;
   return in;
 }
 

@@ -9,12 +9,15 @@
 
 namespace hrw::cli {
 
+inline constexpr std::uint64_t kMaxChunkKeys = std::uint64_t{1} << 20;
+
 struct BulkOptions {
   std::string keys;
   std::string keys_format;  // empty: from the file name
   std::uint32_t replicas = 1;
   std::string distinct;
   bool partial = false;
+  bool quiet = false;  // no table or summary on stderr (errors and warnings still)
   unsigned threads = 0;
   std::size_t chunk_keys = kDefaultChunkKeys;
 

@@ -9,9 +9,17 @@
 #include "hrw/commands.hpp"
 #include "hrw/compare.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/numbers.hpp"
+#include "hrw/output_paths.hpp"
 
 namespace hrw::cli {
 namespace {
+
+// Every scheme holds all sampled keys and their placements in memory, and the ring holds
+// nodes x vnodes points: these bounds keep a run's memory within reason.
+constexpr std::uint64_t kMaxSample = 100'000'000;
+constexpr std::uint64_t kMaxNodes = 10'000;
+constexpr std::uint64_t kMaxVnodes = 1'000;
 
 struct CompareArgs {
   std::string keys_file;
@@ -37,7 +45,8 @@ void write_file(const std::string& path, const std::string& content) {
   out.commit();
 }
 
-int run_compare(const CompareArgs& a) {
+int run_compare(const CompareArgs& a, bool svg_given) {
+  if (svg_given) check_outputs({{"the report", "-"}, {"--svg", a.svg_file}});
   const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from");
   const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to");
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
@@ -61,23 +70,23 @@ Runner add_compare(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "compare", "Compare rendezvous with modulo, ring, jump, Maglev, slots and bounded loads");
   auto* keys = sub->add_option("--keys", args->keys_file, "Key file: one key per line, or CSV for *.csv (- for stdin)");
-  auto* sample = sub->add_option("--sample", args->sample, "Generate N keys key-0.. (default 1000000)");
+  auto* sample = add_unsigned(*sub, "--sample", args->sample, 1, kMaxSample, "Generate N keys key-0.. (default 1e6)");
   keys->excludes(sample);
-  auto* from = sub->add_option("--from", args->from_count, "Nodes before: node-0..node-(N-1) (default 10)");
+  auto* from = add_unsigned(*sub, "--from", args->from_count, 1, kMaxNodes, "Nodes before: node-0..node-(N-1) (default 10)");
   auto* from_file = sub->add_option("--from-cluster", args->from_cluster, "Cluster JSON before the change");
   from->excludes(from_file);
-  auto* to = sub->add_option("--to", args->to_count, "Nodes after: node-0..node-(N-1) (default 11)");
+  auto* to = add_unsigned(*sub, "--to", args->to_count, 1, kMaxNodes, "Nodes after: node-0..node-(N-1) (default 11)");
   auto* to_file = sub->add_option("--to-cluster", args->to_cluster, "Cluster JSON after the change");
   to->excludes(to_file);
-  sub->add_option("--vnodes", args->options.vnodes, "Ring: virtual nodes per server (default 100)");
-  sub->add_option("--maglev-size", args->options.maglev_size,
-                  "Maglev: lookup table size M, prime (default 65537)");
+  add_unsigned(*sub, "--vnodes", args->options.vnodes, 1, kMaxVnodes, "Ring: virtual nodes per server (default 100)");
+  add_unsigned(*sub, "--maglev-size", args->options.maglev_size, 1, compare::kMaxMaglevSize,
+               "Maglev: lookup table size M, prime (default 65537)");
   sub->add_option("--load-factor", args->options.load_factor,
                   "Bounded loads: cap = ceil(c x fair load), c > 1 (default 1.25)");
   sub->add_option("--format", args->format, "Output format (default table)")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--svg", args->svg_file, "Also write a two-panel SVG chart to FILE");
-  return [args]() -> int { return run_compare(*args); };
+  return [args, sub]() -> int { return run_compare(*args, sub->count("--svg") > 0); };
 }
 
 }  // namespace hrw::cli

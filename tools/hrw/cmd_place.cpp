@@ -3,8 +3,11 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/cluster_options.hpp"
+#include "hrw/output_paths.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/output.hpp"
+#include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
@@ -28,7 +31,11 @@ Runner add_place(CLI::App& app) {
   add_bulk_options(*sub, args->bulk);
   sub->add_option("--out", args->out, "Output CSV file, or - for stdout (default)");
   sub->add_option("--stats", args->stats, "Write per-node stats as JSON to this file");
-  return [args]() -> int {
+  return [args, sub]() -> int {
+    std::vector<NamedOutput> outputs = {{"--out", args->out}};
+    if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
+    check_outputs(outputs);
+    const ThreadLimit limit(args->bulk.threads);
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();
@@ -36,11 +43,11 @@ Runner add_place(CLI::App& app) {
     job.out = args->out;
     job.stats = args->stats;
     ProgressLine progress;
-    job.progress = progress.callback();
+    if (!args->bulk.quiet) job.progress = progress.callback();
     bool has_bytes = false, has_requests = false;
     const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
     progress.finish();
-    fmt::print(stderr, "{}", place_stats_table(stats, has_bytes, has_requests));
+    if (!args->bulk.quiet) eprint("{}", place_stats_table(stats, has_bytes, has_requests));
     return 0;
   };
 }

@@ -13,12 +13,18 @@
 #include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/output.hpp"
+#include "hrw/output_paths.hpp"
+#include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
 
 namespace {
+
+// Far beyond any real batch, and small enough that counting batches cannot overflow.
+constexpr std::uint64_t kMaxBatchSize = 1'000'000'000'000;
 
 struct PlanArgs {
   std::string from, to;
@@ -39,7 +45,7 @@ struct PlanArgs {
 // allow it) and the threads take chunks in parallel.
 int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
   const KeyInput in = a.bulk.key_input();
-  KeySource source(in.path, in.format.value_or(key_format_for(in.path)));
+  KeySource source(in.path, in.format ? *in.format : key_format_for(in.path));
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
   PlaceOptions options = a.bulk.place_options();
@@ -65,8 +71,7 @@ int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& 
 // Thread-milliseconds per step (threads add up) next to the pipeline's wall time.
 void print_stage_times(const StageTimes& t) {
   auto ms = [](const std::atomic<std::uint64_t>& ns) { return static_cast<double>(ns.load()) / 1e6; };
-  fmt::print(stderr,
-             "stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
+  eprint("stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
              "pipeline wall {:.1f} ms\n",
              ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
 }
@@ -117,8 +122,8 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
   add_bulk_options(*sub, args->bulk);
   sub->get_option("--keys")->required(false);  // not with --from-placement
-  sub->add_option("--batch-size", args->batch_size, "Rows per batch of moves.csv")
-      ->check(CLI::PositiveNumber);
+  add_unsigned(*sub, "--batch-size", args->batch_size, 1, kMaxBatchSize,
+               "Rows per batch of moves.csv (default 1000)");
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
   sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
   sub->add_option("--max-moves-per-node", args->max_moves,
@@ -131,6 +136,12 @@ Runner add_plan(CLI::App& app) {
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
   return [args, sub]() -> int {
+    std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
+                                        {"--out", args->out_dir + "/moves.csv"},
+                                        {"--out", args->out_dir + "/summary.json"}};
+    if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
+    check_outputs(outputs);
+    const ThreadLimit limit(args->bulk.threads);
     if (args->from.empty() == args->from_placement.empty())
       throw InputError("plan: give either --from (with --keys) or --from-placement");
     if (args->from_placement.empty() == args->bulk.keys.empty())
@@ -142,7 +153,7 @@ Runner add_plan(CLI::App& app) {
     }
     const ClusterView from(load_cluster_file(args->from));
     const ClusterView to(load_cluster_file(args->to));
-    if (auto warning = incompatibility_warning(from, to)) fmt::print(stderr, "hrw: {}\n", *warning);
+    if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
     if (args->kernel_only) return kernel_only(from, to, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
@@ -152,12 +163,12 @@ Runner add_plan(CLI::App& app) {
     job.svg = args->svg;
     job.limits = schedule_limits(*args);
     ProgressLine progress;
-    job.progress = progress.callback();
+    if (!args->bulk.quiet) job.progress = progress.callback();
     StageTimes times;
     if (args->stage_times) job.times = &times;
     const PlanSummary summary = run_plan(from, to, job);
     progress.finish();
-    fmt::print(stderr, "{}", summary_text(summary));
+    if (!args->bulk.quiet) eprint("{}", summary_text(summary));
     if (args->stage_times) print_stage_times(times);
     return 0;
   };

@@ -7,6 +7,9 @@
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
+#include "hrw/output_paths.hpp"
+#include "hrw/process.hpp"
 
 namespace hrw::cli {
 
@@ -22,15 +25,8 @@ std::string view_json(std::int64_t version, int nodes) {
   return v.dump(2) + "\n";
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  f.write(text);
-  f.commit();
-}
-
 // user:0 ... user:N-1, one per line, written in 1 MB pieces.
-void write_keys(const std::string& path, std::uint64_t count) {
-  AtomicFile f(path);
+void write_keys(AtomicFile& f, std::uint64_t count) {
   std::string buf;
   char num[24];
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -40,7 +36,6 @@ void write_keys(const std::string& path, std::uint64_t count) {
     if (buf.size() >= (1u << 20)) f.write(buf), buf.clear();
   }
   f.write(buf);
-  f.commit();
 }
 
 }  // namespace
@@ -51,14 +46,19 @@ Runner add_sample(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "sample", "Write sample data: DIR/keys.txt (user:0...), DIR/from.json (10 nodes, v1), "
                 "DIR/to.json (11 nodes, v2)");
-  sub->add_option("--keys", *count, "Number of keys");
+  // 10^9 keys are a 15 GB file: a sample beyond that is a typo, not a sample.
+  add_unsigned(*sub, "--keys", *count, 0, 1'000'000'000, "Number of keys (default 1e6)");
   sub->add_option("--out", *dir, "Output folder (created if missing)")->required();
   return [count, dir]() -> int {
+    check_outputs({{"--out", *dir, true}});
     make_output_dir(*dir);
-    write_file(*dir + "/from.json", view_json(1, 10));
-    write_file(*dir + "/to.json", view_json(2, 11));
-    write_keys(*dir + "/keys.txt", *count);
-    fmt::print(stderr, "wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);
+    // All three or none: a plan must never read new keys against old views.
+    AtomicFile from(*dir + "/from.json"), to(*dir + "/to.json"), keys(*dir + "/keys.txt");
+    from.write(view_json(1, 10));
+    to.write(view_json(2, 11));
+    write_keys(keys, *count);
+    commit_all({&keys, &from, &to});
+    eprint("wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);
     return 0;
   };
 }

@@ -10,6 +10,7 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/hierarchy.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
 
@@ -150,14 +151,12 @@ Runner add_select(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("select", "Rank every node for one key (audit)");
   sub->add_option("key", args->key, "The key (bytes as given; may be empty)")->required();
   add_cluster_options(*sub, args->cluster);
-  sub->add_option("--replicas", args->replicas, "Replica count R (>= 1)");
+  add_unsigned(*sub, "--replicas", args->replicas, 1, UINT32_MAX, "Replica count R, at most the node count");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
   sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
   sub->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "json"}));
   return [args, sub]() -> int {
-    if (sub->count("--replicas") && args->replicas < 1)
-      throw InputError(fmt::format("--replicas must be at least 1, got {}", args->replicas));
     if (!args->distinct.empty() && args->replicas == 0) args->replicas = 1;
     const ClusterView view = args->cluster.load();
     bool partial = false;

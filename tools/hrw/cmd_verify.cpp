@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "hrw/commands.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/verify.hpp"
 
 namespace hrw::cli {
@@ -15,12 +16,13 @@ Runner add_verify(CLI::App& app) {
       "verify", "Check every runnable SIMD target against the scalar reference (bit-exact)");
   auto options = std::make_shared<VerifyOptions>();
   options->pairs = 20'000'000;
-  sub->add_option("--pairs", options->pairs,
-                  "(key, node) pairs to compare per target (default 2e7)")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--seed", options->seed, "Seed of the random clusters and keys (default 1)");
-  sub->add_option("--threads", options->threads, "Threads (0: all cores)");
+  add_unsigned(*sub, "--pairs", options->pairs, 1, 1'000'000'000'000,
+               "(key, node) pairs to compare per target (default 2e7)");
+  add_unsigned(*sub, "--seed", options->seed, 0, UINT64_MAX,
+               "Seed of the random clusters and keys (default 1)");
+  add_unsigned(*sub, "--threads", options->threads, 0, kMaxThreads, "Threads, 0: all cores");
   return [options]() -> int {
+    const ThreadLimit limit(options->threads);
     const auto results = verify_targets(*options);
     bool ok = true;
     for (const auto& r : results) {

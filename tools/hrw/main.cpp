@@ -1,9 +1,13 @@
 // hrw: rendezvous placement from the command line.
-// Exit codes: 0 success (hrw check: 3 when keys are misplaced), 2 bad input (one line on stderr naming the problem), 1 internal
+// Exit codes: 0 success, 2 bad input (one line on stderr naming the problem), 1 internal
 // failure. Every command's errors pass through here so the policy lives in one place.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -11,6 +15,7 @@
 
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/process.hpp"
 #include "hrw/targets.hpp"
 #include "hrw/version.hpp"
 
@@ -50,9 +55,54 @@ std::string version_text() {
   return fmt::format("hrw {}\nSIMD targets runnable here (best first):{}", HRW_VERSION, targets);
 }
 
+// --target NAME, else $HRW_TARGET: forced before the command runs.
+void force_requested_target(const std::string& flag_value, bool from_flag) {
+  std::string name = flag_value;
+  if (!from_flag)
+    if (const char* env = std::getenv("HRW_TARGET")) name = env;
+  if (name.empty()) return;
+  try {
+    hrw::force_target(std::string_view(name));
+  } catch (const hrw::InputError& e) {
+    throw hrw::InputError(fmt::format("{}: {}", from_flag ? "--target" : "HRW_TARGET", e.what()));
+  }
+}
+
+// stdout is buffered: a full disk or a closed pipe often shows only when it is flushed.
+int finish_stdout(int code) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  hrw::cli::eprint("hrw: stdout: write failed: {}\n", std::strerror(errno));
+  return 1;
+}
+
+int run_command(hrw::cli::Runner& run, const std::string& target, bool target_from_flag) {
+  try {
+    force_requested_target(target, target_from_flag);
+    const int code = finish_stdout(run());
+    if (const int sig = hrw::cli::deferred_signal()) return 128 + sig;
+    return code;
+  } catch (const hrw::InputError& e) {
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(cli_message(e)));
+    return 2;
+  } catch (const hrw::WriteError& e) {
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(e.what()));
+    return 1;
+  } catch (const std::exception& e) {
+    if (std::ferror(stdout)) {
+      const auto* sys = dynamic_cast<const std::system_error*>(&e);
+      hrw::cli::eprint("hrw: stdout: write failed: {}\n",
+                       sys ? sys->code().message() : std::string(std::strerror(errno)));
+    } else {
+      hrw::cli::eprint("hrw: internal error: {}\n", hrw::cli::one_line(e.what()));
+    }
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  hrw::cli::install_signal_cleanup();
   CLI::App app{"hrw: rendezvous (highest-random-weight) placement engine"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_text, "Print the version and the SIMD targets");
@@ -84,28 +134,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "hrw: {}\n", e.what());
+    hrw::cli::eprint("hrw: {}\n", hrw::cli::one_line(e.what()));
     return 2;
   }
-  try {
-    const char* env_target = std::getenv("HRW_TARGET");
-    const bool from_flag = app.count("--target") > 0;
-    if (!from_flag && env_target) target = env_target;
-    if (!target.empty()) {
-      try {
-        hrw::force_target(std::string_view(target));
-      } catch (const hrw::InputError& e) {
-        throw hrw::InputError(fmt::format("{}: {}", from_flag ? "--target" : "HRW_TARGET", e.what()));
-      }
-    }
-    for (auto& [sub, run] : commands)
-      if (sub->parsed()) return run();
-    return 2;
-  } catch (const hrw::InputError& e) {
-    fmt::print(stderr, "hrw: {}\n", cli_message(e));
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "hrw: internal error: {}\n", e.what());
-    return 1;
-  }
+  for (auto& [sub, run] : commands)
+    if (sub->parsed()) return run_command(run, target, app.count("--target") > 0);
+  return 2;
 }

@@ -25,14 +25,15 @@ void ProgressLine::update(const ProgressReport& r) {
   if (r.total_bytes && *r.total_bytes > 0)
     fraction = std::min(1.0, static_cast<double>(r.bytes_consumed) / static_cast<double>(*r.total_bytes));
   // \r and clear-to-end-of-line: redraw in place.
-  fmt::print(stderr, "\r{}\x1b[K", progress_text(r.keys, seconds, fraction));
+  // fputs, not fmt::print: an unwritable stderr must not throw out of a destructor.
+  std::fputs(fmt::format("\r{}\x1b[K", progress_text(r.keys, seconds, fraction)).c_str(), stderr);
   std::fflush(stderr);
   drawn_ = true;
 }
 
 void ProgressLine::finish() {
   if (!drawn_) return;
-  fmt::print(stderr, "\r\x1b[K");
+  std::fputs("\r\x1b[K", stderr);
   std::fflush(stderr);
   drawn_ = false;
 }

@@ -9,10 +9,6 @@
 
 namespace hrw::compare {
 
-namespace {
-constexpr std::uint32_t kMaxMaglevSize = 100000000;
-}  // namespace
-
 void validate(const Options& options, std::size_t max_nodes) {
   if (options.vnodes < 1)
     throw InputError(Setting::virtual_nodes, " must be at least 1, got 0");

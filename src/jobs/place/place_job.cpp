@@ -11,7 +11,7 @@ namespace hrw {
 
 namespace {
 
-KeyFormat format_of(const KeyInput& in) { return in.format.value_or(key_format_for(in.path)); }
+KeyFormat format_of(const KeyInput& in) { return in.format ? *in.format : key_format_for(in.path); }
 
 }  // namespace
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "hrw/csv.hpp"
+#include "hrw/errors.hpp"
 #include "hrw/plan.hpp"
 
 namespace hrw {
@@ -55,9 +57,10 @@ double ideal_fraction(const ClusterView& a, const ClusterView& b) {
 std::optional<std::string> incompatibility_warning(const ClusterView& a, const ClusterView& b) {
   if (a.seed() == b.seed() && a.hash() == b.hash()) return std::nullopt;
   return fmt::format(
-      "warning: {} (seed \"{}\", hash {}) and {} (seed \"{}\", hash {}) hash keys differently: "
+      "warning: {} (seed {}, hash {}) and {} (seed {}, hash {}) hash keys differently: "
       "every key may move",
-      a.source(), a.seed(), to_string(a.hash()), b.source(), b.seed(), to_string(b.hash()));
+      a.source(), quote_for_message(a.seed()), to_string(a.hash()), b.source(),
+      quote_for_message(b.seed()), to_string(b.hash()));
 }
 
 PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
