@@ -49,7 +49,7 @@ void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
   }
 }
 
-void place_reference(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& opt,
+void place_reference(const ClusterView& view, const KeyView& keys, const PlaceOptions& opt,
                      Placement& out, std::size_t lo, std::size_t hi) {
   const std::uint32_t r = opt.replicas;
   for (std::size_t i = lo; i < hi; ++i) {
@@ -125,7 +125,9 @@ BatchPlacer::~BatchPlacer() = default;
 BatchPlacer::BatchPlacer(BatchPlacer&&) noexcept = default;
 BatchPlacer& BatchPlacer::operator=(BatchPlacer&&) noexcept = default;
 
-void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
+void BatchPlacer::place(const KeyBatch& keys, Placement& out) const { place(keys.view(), out); }
+
+void BatchPlacer::place(const KeyView& keys, Placement& out) const {
   const Compiled& c = *compiled_;
   const PlaceOptions& options = c.options;
   const std::uint32_t r = options.replicas;
@@ -156,8 +158,7 @@ void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
   const bool with_scores = options.with_scores;
   for_chunks(n, options.threads, [&](std::size_t lo, std::size_t hi) {
     std::uint32_t states[kChunk];
-    kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
-                        states);
+    kernels::key_states(seed_state, keys.data, keys.offsets, keys.end(), lo, hi, states);
     double* rank = with_scores ? out.scores.data() + lo * r : nullptr;
     kernels::run_batch(plan, states, hi - lo, out.nodes.data() + lo * r, rank, r);
     if (with_scores && plan.weighted) {
