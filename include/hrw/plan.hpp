@@ -50,8 +50,10 @@ struct PlanSummary {
 // Accumulates a plan chunk by chunk and renders its move rows.
 class PlanBuilder {
  public:
+  // first_row: moves.csv rows that precede this plan's (a plan computed in parts): batch
+  // numbers continue from them.
   PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
-              std::uint64_t batch_size);
+              std::uint64_t batch_size, std::uint64_t first_row = 0);
 
   // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
   // chunk (placements[0] = from, [1] = to) into work.counts and work.marks, on the thread
@@ -93,6 +95,7 @@ class PlanBuilder {
   std::vector<NodeFlow> flows_;
   LoadCounts read_, moved_, stayed_;
   std::uint64_t rows_ = 0;
+  std::uint64_t first_row_ = 0;
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
 };
 

@@ -54,10 +54,10 @@ std::optional<std::string> incompatibility_warning(const ClusterView& a, const C
 }
 
 PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
-                         std::uint64_t batch_size)
+                         std::uint64_t batch_size, std::uint64_t first_row)
     : from_(&from), to_(&to), replicas_(replicas), batch_size_(std::max<std::uint64_t>(batch_size, 1)),
       ids_(union_ids(from, to)), from_union_(to_union(from, ids_)), to_union_(to_union(to, ids_)),
-      flows_(ids_.size()) {
+      flows_(ids_.size()), first_row_(first_row) {
   for (std::size_t u = 0; u < ids_.size(); ++u) {
     csv_ids_.push_back(csv::quoted(ids_[u]));
     flows_[u].id = ids_[u];
@@ -67,7 +67,7 @@ PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::ui
 void PlanBuilder::append_row(std::string& rows, std::string_view key, std::uint32_t from,
                              std::uint32_t to) {
   char num[24];
-  const auto end = fmt::format_to(num, "{}", rows_ / batch_size_ + 1);
+  const auto end = fmt::format_to(num, "{}", (first_row_ + rows_) / batch_size_ + 1);
   rows.append(num, end);
   rows.push_back(',');
   csv::append_field(rows, key);
