@@ -138,7 +138,10 @@ void PyKeys::from_numpy(py::handle object) {
   if (array.ndim() != 1)
     throw py::type_error(fmt::format("keys: the array must be one-dimensional, got {} dimensions", array.ndim()));
   const char kind = array.dtype().kind();
-  if (kind == 'O') return from_objects(py::module_::import("builtins").attr("list")(array));
+  if (kind == 'O') {  // the array's items are the key objects' pointers, in order
+    const auto c = py::array::ensure(array, py::array::c_style);
+    return from_items(static_cast<PyObject* const*>(c.data()), static_cast<std::size_t>(c.size()));
+  }
   if (kind != 'S' && kind != 'U')
     throw py::type_error(fmt::format(
         "keys: a numpy array of dtype {} is not keys (use bytes S, str U or object arrays)",
@@ -178,13 +181,20 @@ void PyKeys::from_numpy(py::handle object) {
 void PyKeys::from_objects(py::handle sequence) {
   const auto fast = py::reinterpret_steal<py::object>(PySequence_Fast(sequence.ptr(), "keys"));
   if (!fast) throw py::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  std::vector<std::string_view> keys(static_cast<std::size_t>(n));
+  from_items(PySequence_Fast_ITEMS(fast.ptr()),
+             static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast.ptr())));
+}
+
+void PyKeys::from_items(PyObject* const* items, std::size_t n) {
+  // One pass: each key object is visited once (they are scattered in memory: a second
+  // pass would miss the cache again), the batch growing as it must.
+  owned_.clear();
+  owned_.reserve(n, 16 * n);
   std::vector<py::object> keep;
-  for (Py_ssize_t i = 0; i < n; ++i)
-    keys[static_cast<std::size_t>(i)] = key_view(items[i], static_cast<std::size_t>(i), keep);
-  fill(owned_, keys);
+  for (std::size_t i = 0; i < n; ++i) {
+    owned_.add(key_view(items[i], i, keep));
+    keep.clear();
+  }
   view_ = owned_.view();
 }
 

@@ -44,6 +44,7 @@ class PyKeys {
   void from_pair(pybind11::handle data, pybind11::handle offsets);
   void from_numpy(pybind11::handle array);
   void from_objects(pybind11::handle sequence);
+  void from_items(PyObject* const* items, std::size_t n);
 
   std::optional<HeldBuffer> data_, offsets_;  // the pair form only
   KeyBatch owned_;
