@@ -4,8 +4,9 @@
 10^7 keys given as (data: uint8, offsets: int64), the zero-copy form; the view has N = 100
 nodes node-000..node-099 (unweighted, fnv1a-fmix). Keys are those of hrw_bench: 16 lowercase
 hex digits of splitmix64(i). The C++ side is BatchPlacer::place on a KeyBatch holding the
-same keys (what the CLI places), timed inside C++ (hrw._hrw._batch_seconds); the Python
-side is the whole hrw.place call (validation of the offsets, the engine with the GIL
+same keys, i.e. the one-batch C++ call hrw::place(view, batch, options) (compiles the view,
+fills a fresh Placement), timed inside C++ (hrw._hrw._batch_seconds); the Python side is
+the whole hrw.place call (validation of the offsets, the engine with the GIL
 released, the numpy result). Runs alternate, best of --repeats each.
 
 Usage: PYTHONPATH=BUILD/python /usr/bin/python3 -P bench/python_place.py [--keys N] [--threads T]
@@ -49,7 +50,7 @@ def main():
         py_best = min(py_best, time.perf_counter() - t0)
         cpp_best = min(cpp_best, hrw._hrw._batch_seconds(view, keys, threads=a.threads, repeats=1))
     print(f"keys {a.keys}, nodes {a.nodes}, threads {a.threads or 'all'}, best of {a.repeats}")
-    print(f"C++ BatchPlacer::place (KeyBatch): {a.keys / cpp_best / 1e6:8.2f} M keys/s")
+    print(f"C++ hrw::place(view, KeyBatch):    {a.keys / cpp_best / 1e6:8.2f} M keys/s")
     print(f"hrw.place((data, offsets)):        {a.keys / py_best / 1e6:8.2f} M keys/s")
     print(f"Python / C++ rate:                 {cpp_best / py_best:8.3f}")
 
