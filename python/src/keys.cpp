@@ -79,9 +79,10 @@ PyKeys::PyKeys(py::handle keys) {
   PyObject* o = keys.ptr();
   if (is_key_object(keys))
     throw py::type_error(fmt::format("keys: a single {} is one key; pass a list of keys", type_name(keys)));
-  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2 && !is_key_object(PyTuple_GET_ITEM(o, 0)) &&
-      !is_key_object(PyTuple_GET_ITEM(o, 1)) && PyObject_CheckBuffer(PyTuple_GET_ITEM(o, 0)) &&
-      PyObject_CheckBuffer(PyTuple_GET_ITEM(o, 1))) {
+  // (data, offsets): two buffers, the offsets not a key object. data may be bytes; a
+  // tuple of two bytes is two keys.
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2 && !is_key_object(PyTuple_GET_ITEM(o, 1)) &&
+      PyObject_CheckBuffer(PyTuple_GET_ITEM(o, 0)) && PyObject_CheckBuffer(PyTuple_GET_ITEM(o, 1))) {
     from_pair(PyTuple_GET_ITEM(o, 0), PyTuple_GET_ITEM(o, 1));
     return;
   }

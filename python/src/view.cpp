@@ -73,8 +73,13 @@ ViewPtr view_from_state(const py::tuple& t) {
 void bind_view(py::module_& m) {
   py::class_<ClusterView, ViewPtr>(m, "ClusterView",
                                    "A validated cluster view (contract §1); nodes in id order.")
-      .def_static("from_json", [](const std::string& path) { return make_view(load_cluster_file(path)); },
-                  py::arg("path"), "Loads a cluster JSON file, as --cluster FILE does.")
+      .def_static(
+          "from_json",
+          [](const py::object& path) {
+            const auto name = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+            return make_view(load_cluster_file(name));
+          },
+          py::arg("path"), "Loads a cluster JSON file (str or path-like), as --cluster FILE does.")
       .def_static(
           "from_dict",
           [](const py::dict& d) {

@@ -110,9 +110,10 @@ def test_bad_views_raise_value_error_with_the_cli_message(tmp_path, text):
     path.write_text(text)
     write_keys_csv(tmp_path / "k.csv", [b"k"])
     expected = cli_error("place", "--cluster", path, "--keys", tmp_path / "k.csv", "--out", "-")
-    with pytest.raises(ValueError) as e:
-        hrw.ClusterView.from_json(str(path))
-    assert str(e.value) == expected
+    for given in (str(path), path):
+        with pytest.raises(ValueError) as e:
+            hrw.ClusterView.from_json(given)
+        assert str(e.value) == expected
 
 
 def test_views_from_dict_and_ids_and_pickling():

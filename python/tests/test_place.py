@@ -37,7 +37,7 @@ def flags_of(request):
     return flags
 
 
-@pytest.mark.parametrize("trial", range(scaled(6)))
+@pytest.mark.parametrize("trial", range(scaled(12)))
 def test_place_equals_cli_and_reference_for_every_form(tmp_path, rng, trial):
     view_dict = random_view_dict(rng, nodes=rng.randint(3, 12))
     view = write_view(tmp_path / "view.json", view_dict)
@@ -106,3 +106,7 @@ def test_empty_and_sliced_inputs():
     data = np.frombuffer(b"XXhelloworld", dtype=np.uint8)
     offsets = np.array([2, 7, 12], dtype=np.int64)  # Arrow-style slice: offsets[0] > 0
     assert np.array_equal(hrw.place(view, (data, offsets)), hrw.place(view, [b"hello", b"world"]))
+    assert np.array_equal(hrw.place(view, (b"XXhelloworld", offsets)), hrw.place(view, [b"hello", b"world"]))
+    assert np.array_equal(hrw.place(view, (memoryview(b"XXhelloworld"), memoryview(offsets))),
+                          hrw.place(view, [b"hello", b"world"]))
+    assert hrw.place(view, (b"ab", b"cd")).shape == (2,)  # two keys, not a pair

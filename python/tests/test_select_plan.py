@@ -10,7 +10,7 @@ from conftest import (key_forms, random_keys, random_view_dict, read_csv_bytes, 
                       scaled, write_keys_csv, write_view)
 
 
-@pytest.mark.parametrize("trial", range(scaled(4)))
+@pytest.mark.parametrize("trial", range(scaled(6)))
 def test_select_equals_cli_json(tmp_path, rng, trial):
     view_dict = random_view_dict(rng, nodes=rng.randint(2, 9))
     view = write_view(tmp_path / "view.json", view_dict)
@@ -52,7 +52,7 @@ def cli_plan(tmp_path, keys, replicas, loads=None, batch_size=7):
     return summary, moves
 
 
-@pytest.mark.parametrize("trial", range(scaled(6)))
+@pytest.mark.parametrize("trial", range(scaled(10)))
 def test_plan_equals_cli(tmp_path, rng, trial):
     a_dict = random_view_dict(rng, nodes=rng.randint(3, 10))
     b_dict = changed_view(rng, a_dict)
