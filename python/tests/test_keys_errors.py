@@ -135,3 +135,41 @@ def test_views_from_dict_and_ids_and_pickling():
     with pytest.raises(TypeError):
         hrw.ClusterView.from_dict({"nodes": [{"id": b"bytes"}]})
     assert hrw.__version__ == hrw._hrw.__version__ and hrw.__version__.count(".") == 2
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    """Another Python thread keeps running during hrw.place (it could not if the call held
+    the GIL: the counter would not move between the two reads around the call)."""
+    import threading
+    view = hrw.ClusterView.from_ids([f"node-{i}" for i in range(100)])
+    n = 4_000_000
+    data = np.frombuffer(np.arange(n, dtype=np.uint64).tobytes(), dtype=np.uint8)
+    offsets = np.arange(0, 8 * (n + 1), 8, dtype=np.int64)
+    counter, done = [0], threading.Event()
+
+    def spin():
+        while not done.is_set():
+            counter[0] += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    try:
+        before = counter[0]
+        hrw.place(view, (data, offsets), threads=1)
+        during = counter[0] - before
+    finally:
+        done.set()
+        t.join()
+    assert during > 1000, during
+
+
+def test_odd_inputs_raise_and_never_crash(view):
+    odd = [None, 3, 2.5, object(), {"a"}, [None], [[b"a"]], (np.zeros(3, np.uint8),),
+           (np.zeros(3, np.uint8), np.zeros(0, np.int64)), np.array(b"abc"), np.zeros((2, 2), "S1"),
+           (np.zeros(3, np.uint8), np.zeros((2, 2), np.int64)), ["\ud800"], np.array([1.5, 2.5])]
+    for keys in odd:
+        with pytest.raises((TypeError, ValueError)):
+            hrw.place(view, keys)
+    for bad in [dict(replicas=-1), dict(replicas=2**40), dict(distinct=3), dict(threads=-1)]:
+        with pytest.raises((TypeError, ValueError)):
+            hrw.place(view, [b"k"], **bad)
