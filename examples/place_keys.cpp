@@ -10,6 +10,7 @@
 #include <hrw/cluster_view.hpp>
 #include <hrw/errors.hpp>
 #include <hrw/key_source.hpp>
+#include <hrw/output.hpp>
 #include <hrw/placement.hpp>
 #include <hrw/version.hpp>
 

@@ -7,6 +7,8 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config python3
   libhwy-dev libtbb-dev catch2 libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-dask python3-distributed
+  python3-pytest
 )
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
 #   1. Release build: ctest, then `hrw verify` on every SIMD target this CPU runs, then
-#      `cmake --install` to a temp prefix and examples/ built against it (tools/test-install.sh);
+#      `cmake --install` to a temp prefix and examples/ built against it (tools/test-install.sh),
+#      then the Python module's pytest suite (tools/test-python.sh);
 #   2. ASan + UBSan build: ctest (native targets only; emulated ARM is not sanitized);
 #   3. aarch64 cross build under qemu: ctest and `hrw verify` on NEON, SVE, SVE2,
 #      SVE_256 and SVE2_128 (tools/arm-ci.sh).
@@ -22,6 +23,9 @@ stage "hrw verify (native targets)"
 
 stage "install, then build examples/ against the installed package (find_package, pkg-config)"
 "$ROOT/tools/test-install.sh" "$ROOT/build"
+
+stage "Python module: pytest (python/tests), Dask on a 2-process LocalCluster"
+"$ROOT/tools/test-python.sh" "$ROOT/build"
 
 stage "ASan/UBSan build"
 # -O1, as the sanitizer docs suggest: the kernels' file alone compiles in 68 s instead of

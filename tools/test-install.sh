@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a build tree into a temporary prefix and builds examples/place_keys.cpp against
 # the installed package twice, with find_package(hrw) and with pkg-config, then checks that
-# both print what `hrw place` prints. Usage: tools/test-install.sh [BUILD_DIR]
+# both print what `hrw place` prints; then imports the installed Python module (when built) and
+# checks it places the same keys the same way. Usage: tools/test-install.sh [BUILD_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
@@ -41,3 +42,20 @@ g++ -std=c++20 -O2 "$ROOT/examples/place_keys.cpp" -o "$WORK/place_keys_pc" \
 cmp "$WORK/expected.csv" "$WORK/pkgconfig.csv"
 
 echo "test-install: find_package and pkg-config builds print what hrw place prints ($(wc -l < "$WORK/expected.csv") rows)"
+
+# 3. The Python module (when the build has it), imported from P/lib/python3/dist-packages.
+if compgen -G "$BUILD/python/hrw/_hrw*.so" >/dev/null; then
+  [ -f "$PREFIX/lib/python3/dist-packages/hrw/dask.py" ] || { echo "test-install: hrw/dask.py was not installed" >&2; exit 1; }
+  ( cd "$WORK" && PYTHONPATH="$PREFIX/lib/python3/dist-packages" /usr/bin/python3 -P - "$PREFIX" <<'PY'
+import csv, sys
+import hrw, hrw.dask
+assert hrw.__file__.startswith(sys.argv[1]), hrw.__file__
+view = hrw.ClusterView.from_json("cluster.json")
+keys = open("keys.txt", "rb").read().split(b"\n")[:-1]
+owners = [view.ids[o].decode() for o in hrw.place(view, keys)]
+with open("expected.csv", newline="") as f:
+    assert owners == [row[1] for row in list(csv.reader(f))[1:]]
+print(f"test-install: the installed Python module ({hrw.__version__}) places as hrw place does ({len(keys)} keys)")
+PY
+  )
+fi

@@ -12,6 +12,23 @@
 
 namespace hrw {
 
+// Keys in KeyBatch's layout in memory someone else owns (an Arrow or numpy buffer, a
+// KeyBatch): key i is data[offsets[i], offsets[i + 1]), so keys lie back to back and the
+// engine reads them in place. offsets[0] may be > 0 (a slice); bytes before it are not read.
+// The owner keeps the memory alive and unchanged while the view is used.
+struct KeyView {
+  const char* data = nullptr;
+  const std::uint64_t* offsets = nullptr;  // count + 1 entries, non-decreasing
+  std::size_t count = 0;
+
+  std::size_t size() const { return count; }
+  std::string_view operator[](std::size_t i) const {
+    return std::string_view(data + offsets[i], offsets[i + 1] - offsets[i]);
+  }
+  // Bytes of data the keys reach: every read of the engine stays below this.
+  std::size_t end() const { return count ? offsets[count] : 0; }
+};
+
 class KeyBatch {
  public:
   // Bytes past the end that Appender::append may write (and read from its source): short
@@ -98,6 +115,7 @@ class KeyBatch {
   const char* data() const { return bytes_.data(); }
   const std::uint64_t* offsets() const { return offsets_.data(); }
   std::size_t byte_size() const { return keys_ ? offsets_.data()[keys_] : 0; }
+  KeyView view() const { return KeyView{data(), offsets(), keys_}; }
 
  private:
   void push_end(std::uint64_t end) { offsets_.data()[++keys_] = end; }

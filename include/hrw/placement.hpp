@@ -61,6 +61,8 @@ class BatchPlacer {
   // Fills `out` (its memory is reused). Results do not depend on the engine, the SIMD
   // target, the thread count or the chunking.
   void place(const KeyBatch& keys, Placement& out) const;
+  // The same for keys in memory the caller owns (read in place, never copied).
+  void place(const KeyView& keys, Placement& out) const;
 
  private:
   struct Compiled;

@@ -49,7 +49,7 @@ void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
   }
 }
 
-void place_reference(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& opt,
+void place_reference(const ClusterView& view, const KeyView& keys, const PlaceOptions& opt,
                      Placement& out, std::size_t lo, std::size_t hi) {
   const std::uint32_t r = opt.replicas;
   for (std::size_t i = lo; i < hi; ++i) {
@@ -102,14 +102,13 @@ void prepare(Placement& out, std::size_t n, const PlaceOptions& options,
 
 // Runs a compiled plan (one view, or a fused pair) over keys into outs[v], chunk by chunk.
 void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
-                   const KeyBatch& keys, const PlaceOptions& options, Placement* const* outs) {
+                   const KeyView& keys, const PlaceOptions& options, Placement* const* outs) {
   const std::uint32_t r = options.replicas;
   const bool with_scores = options.with_scores;
   const std::size_t views = plan.views.size();
   for_chunks(keys.size(), options.threads, [&](std::size_t lo, std::size_t hi) {
     std::uint32_t states[kChunk];
-    kernels::key_states(seed_state, keys.data(), keys.offsets(), keys.byte_size(), lo, hi,
-                        states);
+    kernels::key_states(seed_state, keys.data, keys.offsets, keys.end(), lo, hi, states);
     kernels::KernelOutput out[2];
     for (std::size_t v = 0; v < views; ++v)
       out[v] = {outs[v]->nodes.data() + lo * r,
@@ -149,7 +148,9 @@ BatchPlacer::~BatchPlacer() = default;
 BatchPlacer::BatchPlacer(BatchPlacer&&) noexcept = default;
 BatchPlacer& BatchPlacer::operator=(BatchPlacer&&) noexcept = default;
 
-void BatchPlacer::place(const KeyBatch& keys, Placement& out) const {
+void BatchPlacer::place(const KeyBatch& keys, Placement& out) const { place(keys.view(), out); }
+
+void BatchPlacer::place(const KeyView& keys, Placement& out) const {
   const Compiled& c = *compiled_;
   prepare(out, keys.size(), c.options, c.domain_count, !c.use_reference);
   if (c.use_reference) {
@@ -197,7 +198,7 @@ void PairPlacer::place(const KeyBatch& keys, Placement& a, Placement& b) const {
   prepare(a, keys.size(), options_, fused_->domain_count[0], true);
   prepare(b, keys.size(), options_, fused_->domain_count[1], true);
   Placement* outs[] = {&a, &b};
-  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs);
+  place_kernels(fused_->plan, fused_->seed_state, keys.view(), options_, outs);
 }
 
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,

@@ -4,15 +4,13 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/hierarchy.hpp"
 #include "hrw/numbers.hpp"
-#include "hrw/placement.hpp"
-#include "hrw/reference.hpp"
+#include "hrw/select.hpp"
 
 namespace hrw::cli {
 namespace {
@@ -26,96 +24,36 @@ struct SelectArgs {
   std::string format = "table";
 };
 
-std::vector<std::uint32_t> chosen_replicas(const ClusterView& view, const SelectArgs& a,
-                                           bool& partial) {
-  partial = false;
-  if (a.replicas == 0) return {};
-  PlaceOptions request;
-  request.replicas = a.replicas;
-  request.distinct_label = a.distinct;
-  request.allow_partial = a.partial;
-  validate_request(view, request);
-  if (a.distinct.empty()) return reference::top_r(view, a.key, a.replicas);
-  auto d = reference::top_r_distinct(view, a.key, a.replicas, a.distinct, a.partial);
-  partial = d.partial;
-  return d.nodes;
-}
-
-int print_json(const ClusterView& view, const SelectArgs& a,
-               const std::vector<reference::PairScore>& ranking,
-               const std::vector<std::uint32_t>& replicas, bool partial) {
-  nlohmann::ordered_json out;
-  out["key"] = a.key;
-  out["seed"] = view.seed();
-  out["hash"] = std::string(to_string(view.hash()));
-  out["version"] = view.version();
-  out["weighted"] = view.weighted();
-  out["owner"] = view.node(ranking.front().node).id;
-  if (a.replicas) {
-    out["replicas"] = nlohmann::ordered_json::array();
-    for (auto n : replicas) out["replicas"].push_back(view.node(n).id);
-  }
-  out["partial"] = partial;
-  if (const Hierarchy* h = view.hierarchy()) {
-    out["hierarchy"] = h->labels();
-    auto& path = out["path"] = nlohmann::ordered_json::array();
-    for (const auto& step : reference::owner_path(view, a.key)) {
-      const Bucket& b = h->level(step.level)[step.bucket];
-      path.push_back({{"level", h->labels()[step.level]}, {"bucket", b.name}, {"fnv", step.fnv},
-                      {"r", step.r}, {"weight", b.weight}, {"score", step.score}});
-    }
-  }
-  auto& scores = out["scores"] = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < ranking.size(); ++i) {
-    const auto& s = ranking[i];
-    nlohmann::ordered_json row;
-    row["node"] = view.node(s.node).id;
-    row["rank"] = i + 1;
-    row["fnv"] = s.fnv;
-    row["r"] = s.r;
-    if (view.weighted()) {
-      row["score"] = s.score;
-      row["weight"] = view.node(s.node).weight;
-    } else {
-      row["score"] = s.r;
-    }
-    scores.push_back(std::move(row));
-  }
-  // Keys and ids are bytes: invalid UTF-8 is shown with U+FFFD rather than refused.
-  fmt::print("{}\n", out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-  return 0;
-}
-
 // Hierarchical views: at each level, the buckets under the chosen parent by score, the
 // chosen one starred; then the nodes of the chosen last-level bucket lead the ranking.
-void print_path(const ClusterView& view, std::string_view key) {
+void print_path(const ClusterView& view, const Selection& selection) {
   const Hierarchy* h = view.hierarchy();
   if (!h) return;
   std::vector<std::uint32_t> candidates(h->level(0).size());
   for (std::uint32_t i = 0; i < candidates.size(); ++i) candidates[i] = i;
-  const auto path = reference::owner_path(view, key);
   for (std::size_t j = 0; j < h->depth(); ++j) {
     std::vector<reference::BucketScore> scored;
-    for (std::uint32_t b : candidates) scored.push_back(reference::score_bucket(view, key, j, b));
+    for (std::uint32_t b : candidates)
+      scored.push_back(reference::score_bucket(view, selection.key, j, b));
     std::sort(scored.begin(), scored.end(), [&](const auto& x, const auto& y) {
       return reference::bucket_ranks_before(view, x, y);
     });
     fmt::print("  level {} \"{}\": bucket, weight W, score u^(1/W)\n", j + 1, h->labels()[j]);
+    const std::uint32_t chosen = selection.path[j].bucket;
     for (const auto& s : scored) {
       const Bucket& b = h->level(j)[s.bucket];
-      fmt::print("  {} {}  {}  {:.17g}\n", s.bucket == path[j].bucket ? "*" : " ", b.name,
-                 b.weight, s.score);
+      fmt::print("  {} {}  {}  {:.17g}\n", s.bucket == chosen ? "*" : " ", b.name, b.weight,
+                 s.score);
     }
-    candidates = h->level(j)[path[j].bucket].children;
+    candidates = h->level(j)[chosen].children;
   }
 }
 
-int print_table(const ClusterView& view, const SelectArgs& a,
-                const std::vector<reference::PairScore>& ranking,
-                const std::vector<std::uint32_t>& replicas, bool partial) {
+int print_table(const ClusterView& view, const SelectArgs& a, const Selection& selection) {
+  const auto& ranking = selection.ranking;
   fmt::print("key \"{}\"  seed \"{}\"  hash {}  version {}  {}\n", a.key, view.seed(),
              to_string(view.hash()), view.version(), view.weighted() ? "weighted" : "unweighted");
-  print_path(view, a.key);
+  print_path(view, selection);
   std::size_t width = 4;
   for (auto& n : view.nodes()) width = std::max(width, n.id.size());
   if (view.weighted())
@@ -136,10 +74,10 @@ int print_table(const ClusterView& view, const SelectArgs& a,
   fmt::print("owner: {}\n", view.node(ranking.front().node).id);
   if (a.replicas) {
     std::vector<std::string> ids;
-    for (auto n : replicas) ids.push_back(view.node(n).id);
+    for (auto n : selection.replica_nodes) ids.push_back(view.node(n).id);
     fmt::print("replicas ({}{}): {}{}\n", a.replicas,
                a.distinct.empty() ? "" : ", distinct " + a.distinct, fmt::join(ids, ", "),
-               partial ? "  [PARTIAL]" : "");
+               selection.partial ? "  [PARTIAL]" : "");
   }
   return 0;
 }
@@ -159,11 +97,13 @@ Runner add_select(CLI::App& app) {
   return [args, sub]() -> int {
     if (!args->distinct.empty() && args->replicas == 0) args->replicas = 1;
     const ClusterView view = args->cluster.load();
-    bool partial = false;
-    const auto replicas = chosen_replicas(view, *args, partial);
-    const auto ranking = reference::rank(view, args->key);
-    return args->format == "json" ? print_json(view, *args, ranking, replicas, partial)
-                                  : print_table(view, *args, ranking, replicas, partial);
+    const Selection selection =
+        select_key(view, args->key, {args->replicas, args->distinct, args->partial});
+    if (args->format == "json") {
+      fmt::print("{}\n", selection_json(view, selection));
+      return 0;
+    }
+    return print_table(view, *args, selection);
   };
 }
 

@@ -1,0 +1,54 @@
+// Plans computed in parts and merged: keys held in memory (a Python array, one partition of
+// a Dask frame) are planned part by part, on any machine, and the parts' summaries add up
+// to exactly the summary of one `hrw plan` over all the keys in partition order.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_batch.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/plan.hpp"
+
+namespace hrw {
+
+// Per-key loads, one value per key, or null when the input has no such column.
+struct KeyLoads {
+  const std::uint64_t* bytes = nullptr;
+  const std::uint64_t* requests = nullptr;
+};
+
+struct PartOptions {
+  PlaceOptions place;
+  std::uint64_t batch_size = 1000;
+  // moves.csv rows of the parts before this one: its batch numbers continue from them.
+  std::uint64_t first_row = 0;
+  bool rows = false;  // also render this part's moves.csv rows
+};
+
+struct PlanPart {
+  PlanSummary summary;               // of this part alone, checked like a whole plan's
+  std::vector<std::uint64_t> moved;  // indices of the keys whose owner / replica set changed
+  std::string header;                // moves.csv's header for the keys' load columns
+  std::string rows;                  // moves.csv rows without the header, when asked
+};
+
+// Places the keys in both views (in place, chunk by chunk, on options.place.threads) and
+// accounts for them with PlanBuilder, as `hrw plan` does.
+PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
+                   const KeyLoads& loads, const PartOptions& options);
+
+// summary.json text back into a PlanSummary: what a part sends to the merge. InputError
+// when the text is not a summary.
+PlanSummary parse_summary_json(std::string_view text);
+
+// The plan of all parts' keys: counts added exactly, then batches and fractions computed
+// once. Every part must plan `from` -> `to` with the same replica count, batch size and
+// load columns (InputError otherwise). No parts: the plan of no keys.
+PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
+                            std::uint32_t replicas, std::uint64_t batch_size,
+                            const std::vector<PlanSummary>& parts);
+
+}  // namespace hrw

@@ -1,0 +1,38 @@
+// hrw select's audit of one key: every node's rank and score, the owner and, when asked,
+// the replicas. The CLI prints it as a table or as JSON; bindings return the JSON fields.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hrw/cluster_view.hpp"
+#include "hrw/reference.hpp"
+
+namespace hrw {
+
+struct SelectRequest {
+  std::uint32_t replicas = 0;  // 0: not asked for (1 when a distinct label is given)
+  std::string distinct;        // empty: no failure-domain constraint
+  bool partial = false;
+};
+
+struct Selection {
+  std::string key;
+  std::vector<reference::PairScore> ranking;  // every node, best first
+  std::uint32_t replicas = 0;                 // as asked; 0: no replica list
+  std::vector<std::uint32_t> replica_nodes;   // node indices, best first
+  bool partial = false;                       // fewer domains than replicas (allowed)
+  std::vector<reference::BucketScore> path;   // hierarchical view: the owner's buckets
+};
+
+// Validates the request (hrw::validate_request) when replicas are asked for.
+Selection select_key(const ClusterView& view, std::string_view key, const SelectRequest& request);
+
+// `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when
+// asked), partial, for a hierarchical view hierarchy and path[{level, bucket, fnv, r, weight,
+// score}], scores[{node, rank, fnv, r, score[, weight]}], on one line without a
+// newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
+std::string selection_json(const ClusterView& view, const Selection& selection);
+
+}  // namespace hrw

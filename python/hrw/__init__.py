@@ -1,0 +1,39 @@
+"""hrw: rendezvous (highest-random-weight) placement, the engine of the `hrw` CLI.
+
+    view = hrw.ClusterView.from_json("a.json")
+    owners = hrw.place(view, keys)            # numpy uint32, indices into view.ids
+    hrw.select(view, b"user:42")              # the fields of `hrw select --format json`
+    summary, moved = hrw.plan(view_a, view_b, keys)
+
+Every function gives the CLI's bits and counts. See docs/python.md.
+"""
+import json as _json
+import warnings as _warnings
+
+from ._hrw import NO_NODE, ClusterView, __version__, place
+from . import _hrw
+
+__all__ = ["ClusterView", "NO_NODE", "__version__", "place", "plan", "select"]
+
+
+def select(view, key, replicas=None, distinct=None, partial=False):
+    """One key's audit: a dict with the fields of `hrw select KEY --format json`."""
+    return _json.loads(_hrw._select_json(view, key, replicas=replicas, distinct=distinct,
+                                         partial=partial))
+
+
+def plan(view_a, view_b, keys, replicas=1, distinct=None, partial=False, threads=0,
+         batch_size=1000, engine="simd"):
+    """The migration plan of `keys` from view_a to view_b, as `hrw plan` computes it.
+
+    Returns (summary, moved): summary is a dict with the fields of summary.json; moved is
+    an int64 array of the indices of the keys whose owner (replica set when replicas > 1)
+    changes. Warns (UserWarning) when the views hash keys differently, as the CLI does.
+    """
+    warning = _hrw._incompatibility_warning(view_a, view_b)
+    if warning:
+        _warnings.warn(warning, stacklevel=2)
+    summary, moved, _ = _hrw._plan_part(view_a, view_b, keys, replicas=replicas,
+                                        distinct=distinct, partial=partial, threads=threads,
+                                        batch_size=batch_size, engine=engine)
+    return _json.loads(summary), moved.view("int64")

@@ -1,0 +1,178 @@
+"""hrw over Dask DataFrames: placement and migration plans computed partition by
+partition on the workers, with exactly the bits and counts of the CLI.
+
+    ddf2 = hrw.dask.place(ddf, view, column="key", replicas=1)
+    summary = hrw.dask.plan(ddf, view_a, view_b, column="key", out="DIR", batch_size=1000)
+
+Views travel to the workers once per task graph: each view is one named key of the graph
+(dask.delayed of the view, which pickles as its validated spec), and every partition's task
+depends on that key, so a worker receives it once however many partitions it runs.
+"""
+import glob
+import json
+import os
+import re
+import warnings
+
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+from dask.base import tokenize
+
+from . import NO_NODE, ClusterView, _hrw
+
+__all__ = ["place", "plan"]
+
+
+def _check_frame(ddf, column):
+    if not isinstance(ddf, dd.DataFrame):
+        raise TypeError(f"expected a dask DataFrame, got {type(ddf).__name__}")
+    if column not in ddf.columns:
+        raise ValueError(f"column {column!r} is not in the frame (columns: {', '.join(map(str, ddf.columns))})")
+    dtype = ddf[column].dtype
+    if not (dtype == object or pd.api.types.is_string_dtype(dtype) or getattr(dtype, "kind", "") in "SU"):
+        raise TypeError(f"column {column!r} has dtype {dtype}: keys must be bytes or str")
+
+
+def _check_view(view, name):
+    if not isinstance(view, ClusterView):
+        raise TypeError(f"{name} must be an hrw.ClusterView, got {type(view).__name__}")
+
+
+def _load_column(ddf, name):
+    """Per-key loads: the frame's `bytes` / `requests` column, if it has one."""
+    if name not in ddf.columns:
+        return False
+    if not pd.api.types.is_integer_dtype(ddf[name].dtype):
+        raise TypeError(f"column {name!r} has dtype {ddf[name].dtype}: loads must be integers")
+    return True
+
+
+def _shipped(view):
+    """The view as one key of the task graph, named by its content."""
+    return dask.delayed(view, name="hrw-view-" + tokenize(view.__getstate__()))
+
+
+def _node_names(view):
+    # Ids are bytes; as strings, bytes that are not UTF-8 become lone surrogates, which
+    # hrw reads back as the same bytes (str keys are encoded with surrogateescape).
+    return np.array([i.decode("utf-8", "surrogateescape") for i in view.ids] + [""], dtype=object)
+
+
+def _place_partition(df, view, column, names, replicas, distinct, partial, threads):
+    nodes = _hrw.place(view, df[column], replicas=replicas, distinct=distinct, partial=partial,
+                       threads=threads)
+    ids = _node_names(view)
+    index = np.where(nodes == NO_NODE, len(ids) - 1, nodes).reshape(len(df), -1)
+    out = df.copy()
+    for j, name in enumerate(names):
+        out[name] = ids[index[:, j]]
+    return out
+
+
+def place(ddf, view, column="key", replicas=1, distinct=None, partial=False, threads=1):
+    """Adds the owner column ("owner"; with replicas > 1, "replica_1".."replica_R") of every
+    key: node ids as str, "" where a partial result has no node. threads: engine threads
+    per task (Dask already runs partitions in parallel)."""
+    _check_frame(ddf, column)
+    _check_view(view, "view")
+    _hrw.place(view, [], replicas=replicas, distinct=distinct, partial=partial)  # refuse now
+    names = ["owner"] if replicas == 1 else [f"replica_{j}" for j in range(1, replicas + 1)]
+    meta = ddf._meta.copy()
+    for name in names:
+        meta[name] = pd.Series(dtype=object)
+    return ddf.map_partitions(_place_partition, _shipped(view), column, names, replicas,
+                              distinct, partial, threads, meta=meta)
+
+
+# ---- plan: two passes over the partitions in one graph ----
+# 1. count: each partition is planned alone (summary.json text) and keeps its moved keys;
+# 2. write: once every partition's row count is known, each writes moves-NNNNN.csv with
+#    batch numbers continuing from the rows before it (the rows of the moved keys are the
+#    partition's rows: keys that stay produce none);
+# then the summaries are merged: integer counts added, batches and fractions computed once.
+
+def _part_options(o):
+    return dict(replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
+                threads=o["threads"], batch_size=o["batch_size"])
+
+
+def _count_part(df, view_a, view_b, o):
+    loads = {}
+    for name in ("bytes", "requests"):
+        if o[name]:
+            if len(df) and df[name].min() < 0:
+                raise ValueError(f"column {name!r} holds negative values")
+            loads[name] = df[name].to_numpy(dtype=np.uint64)
+    keys = df[o["column"]].to_numpy(dtype=object)
+    summary, moved, _ = _hrw._plan_part(view_a, view_b, keys, **loads, **_part_options(o))
+    # The moved keys with their loads: moves.csv rows carry the input's bytes/requests.
+    return summary, (keys[moved], {name: values[moved] for name, values in loads.items()})
+
+
+def _first_rows(summaries):
+    rows = [json.loads(s)["rows"] for s in summaries]
+    return [sum(rows[:i]) for i in range(len(rows))]
+
+
+def _write_atomic(path, data):
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _write_part(moved, view_a, view_b, first_rows, index, path, o):
+    keys, loads = moved
+    _, _, rows = _hrw._plan_part(view_a, view_b, keys, **loads, first_row=first_rows[index],
+                                 rows=True, **_part_options(o))
+    header = _hrw._moves_header(bytes="bytes" in loads, requests="requests" in loads)
+    _write_atomic(path, header + rows)
+    return path
+
+
+def _merge(view_a, view_b, o, summaries, written):
+    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries)
+
+
+def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=1,
+         distinct=None, partial=False, threads=1):
+    """The migration plan of the frame's keys, partition by partition on the workers.
+
+    Writes out/moves-NNNNN.csv for partition NNNNN (the header and rows of moves.csv; their
+    concatenation in partition order is `hrw plan`'s moves.csv) and out/summary.json, and
+    returns the summary: exactly `hrw plan`'s on the keys concatenated in partition order.
+    `bytes` and `requests` columns are used when the frame has them. `out` must be a folder
+    every worker can write (shared storage).
+    """
+    _check_frame(ddf, column)
+    _check_view(view_a, "view_a")
+    _check_view(view_b, "view_b")
+    if not out:
+        raise ValueError("out: give the output folder")
+    o = dict(column=column, replicas=replicas, distinct=distinct, partial=partial,
+             threads=threads, batch_size=batch_size,
+             bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
+    _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now
+    warning = _hrw._incompatibility_warning(view_a, view_b)
+    if warning:
+        warnings.warn(warning, stacklevel=2)
+    os.makedirs(out, exist_ok=True)
+
+    va, vb = _shipped(view_a), _shipped(view_b)
+    parts = ddf.to_delayed()
+    counted = [dask.delayed(_count_part, nout=2)(p, va, vb, o) for p in parts]
+    summaries = [c[0] for c in counted]
+    first_rows = dask.delayed(_first_rows)(summaries)
+    paths = [os.path.join(out, f"moves-{i:05d}.csv") for i in range(len(parts))]
+    written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i, paths[i], o)
+               for i, c in enumerate(counted)]
+    summary = dask.delayed(_merge)(va, vb, o, summaries, written).compute()
+
+    # Files of an earlier plan with more partitions would read as part of this one.
+    for stale in glob.glob(os.path.join(out, "moves-*.csv")):
+        if re.fullmatch(r"moves-\d{5,}\.csv", os.path.basename(stale)) and stale not in paths:
+            os.remove(stale)
+    _write_atomic(os.path.join(out, "summary.json"), summary.encode())
+    return json.loads(summary)

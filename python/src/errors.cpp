@@ -1,0 +1,42 @@
+#include <exception>
+#include <string_view>
+
+#include "bindings.hpp"
+
+namespace hrw::python {
+
+namespace {
+
+// The keyword argument that sets each library setting (the CLI's flag_for, for Python).
+std::string_view keyword_for(Setting setting) {
+  switch (setting) {
+    case Setting::replica_count: return "replicas";
+    case Setting::distinct_label: return "distinct";
+    case Setting::node_list: return "ids";
+    case Setting::weight_list: return "weights";
+    default: return {};
+  }
+}
+
+}  // namespace
+
+std::string python_message(const InputError& e) {
+  const std::string_view name = keyword_for(e.setting());
+  if (name.empty()) return e.what();
+  std::string text = std::string(name) + e.detail();
+  const std::string hint = "ask for partial results";
+  if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "pass partial=True");
+  return text;
+}
+
+void register_errors() {
+  pybind11::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, python_message(e).c_str());
+    }
+  });
+}
+
+}  // namespace hrw::python

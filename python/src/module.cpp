@@ -1,0 +1,183 @@
+// The _hrw extension module: hrw/__init__.py re-exports it with the Python-side helpers.
+// The GIL is released whenever the engine runs; keys are converted (or, for (data,
+// offsets), validated) before, with the GIL held.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/plan.hpp"
+#include "hrw/output.hpp"
+#include "hrw/plan_parts.hpp"
+#include "hrw/select.hpp"
+#include "hrw/version.hpp"
+#include "keys.hpp"
+
+namespace py = pybind11;
+
+namespace hrw::python {
+
+namespace {
+
+Engine engine_named(const std::string& name) {
+  if (name == "simd") return Engine::simd;
+  if (name == "reference") return Engine::reference;
+  throw py::value_error(fmt::format("engine must be \"simd\" or \"reference\", got \"{}\"", name));
+}
+
+PlaceOptions place_options(long long replicas, const std::optional<std::string>& distinct,
+                           bool partial, unsigned threads, const std::string& engine = "simd") {
+  // A Python int can be anything: refuse what uint32 cannot hold in the library's words.
+  if (replicas < 1)
+    throw InputError(Setting::replica_count, fmt::format(" must be at least 1, got {}", replicas));
+  PlaceOptions o;
+  o.replicas = static_cast<std::uint32_t>(
+      std::min<long long>(replicas, std::numeric_limits<std::uint32_t>::max()));
+  o.distinct_label = distinct.value_or("");
+  o.allow_partial = partial;
+  o.threads = threads;
+  o.engine = engine_named(engine);
+  return o;
+}
+
+// A vector handed to numpy without a copy: the array owns it through a capsule.
+template <class T>
+py::array_t<T> to_numpy(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(shape, owned->data(), owner);
+}
+
+py::array_t<std::uint32_t> place(const ViewPtr& view, py::handle keys, long long replicas,
+                                 const std::optional<std::string>& distinct, bool partial,
+                                 unsigned threads, const std::string& engine) {
+  const PlaceOptions options = place_options(replicas, distinct, partial, threads, engine);
+  const PyKeys input(keys);
+  Placement out;
+  {
+    py::gil_scoped_release release;
+    BatchPlacer(*view, options).place(input.view(), out);
+  }
+  const auto n = static_cast<py::ssize_t>(input.view().size());
+  if (options.replicas == 1) return to_numpy(std::move(out.nodes), {n});
+  return to_numpy(std::move(out.nodes), {n, static_cast<py::ssize_t>(options.replicas)});
+}
+
+std::string select(const ViewPtr& view, py::handle key, std::optional<long long> replicas,
+                   const std::optional<std::string>& distinct, bool partial) {
+  SelectRequest request;
+  if (replicas) request.replicas = place_options(*replicas, distinct, partial, 1).replicas;
+  request.distinct = distinct.value_or("");
+  request.partial = partial;
+  const std::string k = key_bytes(key);
+  py::gil_scoped_release release;
+  return selection_json(*view, select_key(*view, k, request));
+}
+
+const std::uint64_t* loads_of(const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& column,
+                              const char* name, std::size_t keys) {
+  if (!column) return nullptr;
+  if (column->ndim() != 1 || static_cast<std::size_t>(column->size()) != keys)
+    throw py::value_error(fmt::format("{}: {} values for {} keys", name, column->size(), keys));
+  return column->data();
+}
+
+py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
+                    const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& bytes,
+                    const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& requests,
+                    long long replicas, const std::optional<std::string>& distinct, bool partial,
+                    unsigned threads, long long batch_size, std::uint64_t first_row, bool rows,
+                    const std::string& engine) {
+  if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
+  PartOptions options;
+  options.place = place_options(replicas, distinct, partial, threads, engine);
+  options.batch_size = static_cast<std::uint64_t>(batch_size);
+  options.first_row = first_row;
+  options.rows = rows;
+  const PyKeys input(keys);
+  const KeyLoads loads{loads_of(bytes, "bytes", input.view().size()),
+                       loads_of(requests, "requests", input.view().size())};
+  PlanPart part;
+  {
+    py::gil_scoped_release release;
+    part = plan_part(*from, *to, input.view(), loads, options);
+  }
+  const auto moved = static_cast<py::ssize_t>(part.moved.size());
+  return py::make_tuple(summary_json(part.summary), to_numpy(std::move(part.moved), {moved}),
+                        py::bytes(part.rows));
+}
+
+std::string merge(const ViewPtr& from, const ViewPtr& to, long long replicas, long long batch_size,
+                  const std::vector<std::string>& parts) {
+  std::vector<PlanSummary> summaries;
+  for (const std::string& p : parts) summaries.push_back(parse_summary_json(p));
+  return summary_json(merge_summaries(*from, *to, static_cast<std::uint32_t>(replicas),
+                                      static_cast<std::uint64_t>(batch_size), summaries));
+}
+
+// bench/python_place.py: the C++ batch rate on the same keys and view, timed in C++:
+// hrw::place on a KeyBatch holding them (the C++ batch API), best of `repeats`, seconds.
+double batch_seconds(const ViewPtr& view, py::handle keys, long long replicas, unsigned threads,
+                     int repeats) {
+  const PlaceOptions options = place_options(replicas, std::nullopt, false, threads);
+  const PyKeys input(keys);
+  KeyBatch batch;
+  batch.reserve(input.view().size(), input.view().end());
+  for (std::size_t i = 0; i < input.view().size(); ++i) batch.add(input.view()[i]);
+  py::gil_scoped_release release;
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < repeats; ++r) {
+    // The one-batch C++ call, as hrw.place makes it: compile the view, fresh output.
+    const auto t0 = std::chrono::steady_clock::now();
+    const Placement out = hrw::place(*view, batch, options);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+void bind_functions(py::module_& m) {
+  m.attr("__version__") = HRW_VERSION;
+  m.attr("NO_NODE") = kNoNode;
+  m.def("place", &place, py::arg("view"), py::arg("keys"), py::kw_only(), py::arg("replicas") = 1,
+        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
+        py::arg("engine") = "simd",
+        "Owner (uint32 array, indices into view.ids) or replica sets (shape (n, replicas)).");
+  m.def("_select_json", &select, py::arg("view"), py::arg("key"), py::kw_only(),
+        py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false);
+  m.def("_plan_part", &plan_part, py::arg("view_a"), py::arg("view_b"), py::arg("keys"),
+        py::kw_only(), py::arg("bytes") = py::none(), py::arg("requests") = py::none(),
+        py::arg("replicas") = 1, py::arg("distinct") = py::none(), py::arg("partial") = false,
+        py::arg("threads") = 0u, py::arg("batch_size") = 1000, py::arg("first_row") = 0,
+        py::arg("rows") = false, py::arg("engine") = "simd");
+  m.def("_merge_summaries", &merge, py::arg("view_a"), py::arg("view_b"), py::arg("replicas"),
+        py::arg("batch_size"), py::arg("parts"));
+  m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {
+    return incompatibility_warning(*a, *b);
+  });
+  m.def("_moves_header", [](bool bytes, bool requests) {
+    return py::bytes(MoveCsv({}, bytes, requests).header());
+  }, py::arg("bytes") = false, py::arg("requests") = false);
+  m.def("_batch_seconds", &batch_seconds, py::arg("view"), py::arg("keys"), py::arg("replicas") = 1,
+        py::arg("threads") = 0u, py::arg("repeats") = 3);
+}
+
+}  // namespace hrw::python
+
+PYBIND11_MODULE(_hrw, m) {
+  m.doc() = "hrw: rendezvous placement (the C++ engine; import hrw, not this module)";
+  hrw::python::register_errors();
+  hrw::python::bind_view(m);
+  hrw::python::bind_functions(m);
+}

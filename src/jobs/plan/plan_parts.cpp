@@ -1,0 +1,211 @@
+// Plans in parts (plan_parts.hpp). A part is accounted for by the same PlanBuilder as
+// `hrw plan`; the merge only adds integers, so the sum of the parts is the whole plan.
+#include "hrw/plan_parts.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hrw/errors.hpp"
+#include "hrw/key_source.hpp"
+#include "hrw/output.hpp"
+
+namespace hrw {
+
+namespace {
+
+using nlohmann::json;
+
+// Keys per chunk: placement runs on every thread within a chunk.
+constexpr std::size_t kPartChunk = std::size_t{1} << 16;
+
+// Appends the chunk indices (+ base) of the keys whose set of nodes differs between the
+// placements: the keys PlanBuilder counts as moved (PlanPart checks that the counts agree).
+class MoveMarker {
+ public:
+  // Node index in `from` -> index of the same id in `to` (kNoNode when absent).
+  MoveMarker(const ClusterView& from, const ClusterView& to) : to_index_(from.size(), kNoNode) {
+    for (std::uint32_t i = 0; i < from.size(); ++i)
+      if (const auto j = to.find(from.node(i).id)) to_index_[i] = *j;
+  }
+
+  void mark(const Placement& a, const Placement& b, std::uint64_t base,
+            std::vector<std::uint64_t>& moved) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a.replicas == 1) {
+        if (to_index_[a.owner(i)] != b.owner(i)) moved.push_back(base + i);
+        continue;
+      }
+      set(a, i, &to_index_, set_a_);
+      set(b, i, nullptr, set_b_);
+      if (set_a_ != set_b_) moved.push_back(base + i);
+    }
+  }
+
+ private:
+  // Key i's nodes as indices of `to` (a node only in `from` keeps a distinct marker).
+  static void set(const Placement& p, std::size_t i, const std::vector<std::uint32_t>* map,
+                  std::vector<std::uint32_t>& out) {
+    out.clear();
+    for (std::uint32_t j = 0; j < p.replicas; ++j) {
+      const std::uint32_t n = p.node(i, j);
+      if (n == kNoNode) continue;
+      out.push_back(!map ? n : (*map)[n] != kNoNode ? (*map)[n] : kNoNode - 1 - n);
+    }
+    std::sort(out.begin(), out.end());
+  }
+
+  std::vector<std::uint32_t> to_index_;
+  std::vector<std::uint32_t> set_a_, set_b_;
+};
+
+void fill_chunk(const KeyView& keys, const KeyLoads& loads, std::size_t lo, std::size_t hi,
+                KeyChunk& chunk) {
+  chunk.clear();
+  chunk.keys.reserve(hi - lo, keys.offsets[hi] - keys.offsets[lo]);
+  for (std::size_t i = lo; i < hi; ++i) chunk.keys.add(keys[i]);
+  if (loads.bytes) chunk.bytes.assign(loads.bytes + lo, loads.bytes + hi);
+  if (loads.requests) chunk.requests.assign(loads.requests + lo, loads.requests + hi);
+  chunk.first = lo;
+}
+
+// ---- summary.json back to counts ----
+
+std::uint64_t count(const json& object, const char* field, bool present = true) {
+  if (!present) return 0;
+  const auto it = object.find(field);
+  if (it == object.end() || !it->is_number_unsigned())
+    throw InputError(fmt::format("plan summary: \"{}\" must be a non-negative integer", field));
+  return it->get<std::uint64_t>();
+}
+
+LoadCounts counts(const json& object, const std::string& keys, const std::string& bytes,
+                  const std::string& requests, const PlanSummary& s) {
+  return LoadCounts{count(object, keys.c_str()), count(object, bytes.c_str(), s.has_bytes),
+                    count(object, requests.c_str(), s.has_requests)};
+}
+
+LoadCounts minus(const LoadCounts& a, const LoadCounts& b) {
+  if (b.keys > a.keys || b.bytes > a.bytes || b.requests > a.requests)
+    throw InputError("plan summary: a part moves more than it holds");
+  return LoadCounts{a.keys - b.keys, a.bytes - b.bytes, a.requests - b.requests};
+}
+
+// Node ids as summary.json shows them (bytes that are not UTF-8 become U+FFFD).
+std::string shown_id(const std::string& id) {
+  return json::parse(json(id).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+}
+
+}  // namespace
+
+PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
+                   const KeyLoads& loads, const PartOptions& options) {
+  const BatchPlacer place_from(from, options.place);
+  const BatchPlacer place_to(to, options.place);
+  PlanBuilder builder(from, to, options.place.replicas, options.batch_size);
+  const MoveCsv csv(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
+  MoveMarker marker(from, to);
+  PlanPart part;
+  part.header = csv.header();
+  BatchedMoveRows rows(csv, options.batch_size, part.rows, options.first_row);
+  KeyChunk chunk;
+  Placement a, b;
+  for (std::size_t lo = 0; lo < keys.size(); lo += kPartChunk) {
+    const std::size_t hi = std::min(keys.size(), lo + kPartChunk);
+    const KeyView slice{keys.data, keys.offsets + lo, hi - lo};
+    place_from.place(slice, a);
+    place_to.place(slice, b);
+    fill_chunk(keys, loads, lo, hi, chunk);
+    builder.add(chunk, a, b, options.rows ? &rows : nullptr);
+    marker.mark(a, b, lo, part.moved);
+  }
+  part.summary = builder.finish(keys.size(), loads.bytes != nullptr, loads.requests != nullptr);
+  if (part.moved.size() != part.summary.moved.keys)
+    throw std::logic_error(fmt::format("plan part: {} keys marked as moved, {} counted",
+                                       part.moved.size(), part.summary.moved.keys));
+  return part;
+}
+
+PlanSummary parse_summary_json(std::string_view text) {
+  const json in = json::parse(text, nullptr, false);
+  if (!in.is_object() || !in.contains("nodes") || !in["nodes"].is_array())
+    throw InputError("plan summary: not a summary.json object");
+  PlanSummary s;
+  auto integer = [&](const char* field) -> std::int64_t {
+    const auto it = in.find(field);
+    if (it == in.end() || !it->is_number_integer())
+      throw InputError(fmt::format("plan summary: \"{}\" must be an integer", field));
+    return it->get<std::int64_t>();
+  };
+  s.from_version = integer("from_version");
+  s.to_version = integer("to_version");
+  s.replicas = static_cast<std::uint32_t>(count(in, "replicas"));
+  s.batch_size = count(in, "batch_size");
+  s.has_bytes = in.contains("bytes");
+  s.has_requests = in.contains("requests");
+  s.read = counts(in, "keys", "bytes", "requests", s);
+  s.moved = counts(in, "moved", "bytes_moved", "requests_moved", s);
+  s.stayed = minus(s.read, s.moved);
+  s.rows = count(in, "rows");
+  s.batches = count(in, "batches");
+  // Contract §7: with R > 1 the owner changes are counted apart from the changed sets
+  // (only their key count is in the summary), and the owner ideal has its own name.
+  s.owner_changes = s.replicas == 1 ? s.moved : LoadCounts{count(in, "owner_changes"), 0, 0};
+  const char* ideal = s.replicas == 1 ? "ideal_fraction" : "owner_ideal_fraction";
+  if (in.contains(ideal) && in[ideal].is_number()) s.ideal_fraction = in[ideal].get<double>();
+  for (const json& row : in["nodes"]) {
+    if (!row.is_object() || !row.contains("id") || !row["id"].is_string())
+      throw InputError("plan summary: every node needs a string \"id\"");
+    NodeFlow f;
+    f.id = row["id"].get<std::string>();
+    f.before = counts(row, "keys_before", "bytes_before", "requests_before", s);
+    f.after = counts(row, "keys_after", "bytes_after", "requests_after", s);
+    f.in = counts(row, "in", "bytes_in", "requests_in", s);
+    f.out = counts(row, "out", "bytes_out", "requests_out", s);
+    f.stayed = minus(f.before, f.out);
+    s.nodes.push_back(std::move(f));
+  }
+  return s;
+}
+
+PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
+                            std::uint32_t replicas, std::uint64_t batch_size,
+                            const std::vector<PlanSummary>& parts) {
+  const bool has_bytes = !parts.empty() && parts.front().has_bytes;
+  const bool has_requests = !parts.empty() && parts.front().has_requests;
+  // The plan of no keys: versions, the union of ids, the ideal fraction, zero counts.
+  PlanSummary total = PlanBuilder(from, to, replicas, batch_size).finish(0, has_bytes, has_requests);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const PlanSummary& part = parts[p];
+    auto refuse = [&](const std::string& what) {
+      throw InputError(fmt::format("plan part {}: {}", p, what));
+    };
+    if (part.from_version != total.from_version || part.to_version != total.to_version)
+      refuse(fmt::format("plans v{} -> v{}, not v{} -> v{}", part.from_version, part.to_version,
+                         total.from_version, total.to_version));
+    if (part.replicas != total.replicas || part.batch_size != total.batch_size)
+      refuse(fmt::format("has replicas {} and batch size {}, not {} and {}", part.replicas,
+                         part.batch_size, total.replicas, total.batch_size));
+    if (part.has_bytes != has_bytes || part.has_requests != has_requests)
+      refuse("has other load columns (bytes, requests) than part 0");
+    if (part.nodes.size() != total.nodes.size())
+      refuse(fmt::format("has {} nodes, the views' union has {}", part.nodes.size(), total.nodes.size()));
+    total.read += part.read;
+    total.moved += part.moved;
+    total.owner_changes += part.owner_changes;
+    total.stayed += part.stayed;
+    total.rows += part.rows;
+    for (std::size_t u = 0; u < total.nodes.size(); ++u) {
+      NodeFlow& f = total.nodes[u];
+      const NodeFlow& g = part.nodes[u];
+      if (g.id != f.id && g.id != shown_id(f.id)) refuse(fmt::format("node {} is not \"{}\"", u, f.id));
+      f.before += g.before, f.after += g.after, f.in += g.in, f.out += g.out, f.stayed += g.stayed;
+    }
+  }
+  total.batches = (total.rows + total.batch_size - 1) / total.batch_size;
+  return total;
+}
+
+}  // namespace hrw
