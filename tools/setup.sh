@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config python3
   libhwy-dev libtbb-dev catch2 libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()
