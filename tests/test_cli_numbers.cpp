@@ -83,7 +83,7 @@ TEST_CASE("numeric options: the forms the help prints are accepted", "[cli][numb
 TEST_CASE("thread counts beyond the cores: no oneTBB warning", "[cli][numbers]") {
   TempDir dir;
   const std::string keys = dir.write("k.txt", "x\ny\n");
-  const auto res = run_hrw({"place", "--nodes", "a,b", "--keys", keys, "--threads", "256"});
+  const auto res = run_hrw({"place", "--nodes", "a,b", "--keys", keys, "--threads", "64"});
   CHECK(res.exit_code == 0);
   CHECK_THAT(res.err, !Contains("TBB"));
   const auto v = run_hrw({"verify", "--pairs", "1e3", "--threads", "64"});

@@ -91,6 +91,10 @@ TEST_CASE("outputs: a device node stays a device and receives the data", "[cli][
   const auto res = run_hrw({"compare", "--sample", "100", "--svg", null});
   CHECK(res.exit_code == 0);
   CHECK(is_char_device(null));
+  // A device takes several outputs of one run: nothing is replaced or read back.
+  CHECK(run_hrw(f.place({"--out", null, "--stats", null})).exit_code == 0);
+  CHECK(run_shell("place --cluster " + f.view + " --keys " + f.keys + " --stats " + null, "> " + null) == 0);
+  CHECK(is_char_device(null));
 }
 
 TEST_CASE("outputs: a FIFO is written in place (streamed)", "[cli][outputs]") {

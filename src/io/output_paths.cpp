@@ -16,14 +16,19 @@ namespace hrw {
 namespace {
 
 // Two outputs are the same file when they are the same inode, or, for paths that do not
-// exist yet, the same absolute path once symlinks in the existing part are resolved.
+// exist yet, the same absolute path once symlinks in the existing part are resolved. A
+// character device named as such (/dev/null, a terminal) may take several outputs: nothing
+// is replaced and nothing read back. "" for those.
 std::string identity(const NamedOutput& o) {
   struct stat st {};
   if (o.path == "-") {
     if (::fstat(STDOUT_FILENO, &st) == 0) return fmt::format("inode {}:{}", st.st_dev, st.st_ino);
     return "stdout";
   }
-  if (::stat(o.path.c_str(), &st) == 0) return fmt::format("inode {}:{}", st.st_dev, st.st_ino);
+  if (::stat(o.path.c_str(), &st) == 0) {
+    if (S_ISCHR(st.st_mode) && !o.folder && !through_proc(resolve_output(o.path).path)) return "";
+    return fmt::format("inode {}:{}", st.st_dev, st.st_ino);
+  }
   std::error_code ec;
   std::string p = std::filesystem::weakly_canonical(std::filesystem::absolute(o.path), ec).string();
   if (ec) p = o.path;
@@ -57,7 +62,7 @@ void check_outputs(const std::vector<NamedOutput>& outputs) {
   }
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (ids[i] == ids[j])
+      if (!ids[i].empty() && ids[i] == ids[j])
         throw InputError(fmt::format("{}: {} is also written by {}", outputs[i].what,
                                      shown(outputs[i].path), outputs[j].what));
 }

@@ -16,10 +16,6 @@ namespace {
 
 constexpr int kMaxSymlinks = 40;  // as the kernel's ELOOP limit
 
-bool through_proc(const std::string& p) {
-  return p.rfind("/proc/", 0) == 0 || p.rfind("/dev/fd/", 0) == 0;
-}
-
 std::string dir_of(const std::string& p) {
   const auto slash = p.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -35,6 +31,10 @@ std::string read_link(const std::string& p) {
 }
 
 }  // namespace
+
+bool through_proc(const std::string& p) {
+  return p.rfind("/proc/", 0) == 0 || p.rfind("/dev/fd/", 0) == 0;
+}
 
 std::string output_name(const std::string& path) { return path == "-" ? "stdout" : path; }
 

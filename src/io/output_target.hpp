@@ -15,6 +15,10 @@ struct OutputTarget {
 // in '/', a symlink loop or a folder that cannot be searched.
 OutputTarget resolve_output(const std::string& path);
 
+// A path through /proc or /dev/fd (/dev/stdout resolves to one): an open file of this
+// process, whatever it is.
+bool through_proc(const std::string& path);
+
 // PATH for a message: "stdout" for "-".
 std::string output_name(const std::string& path);
 
