@@ -16,6 +16,19 @@ KeyFormat format_of(const KeyInput& in) { return in.format.value_or(key_format_f
 
 }  // namespace
 
+PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
+                         const PlaceOptions& place) {
+  KeySource source(keys.path, format_of(keys));
+  PlanBuilder plan(from, to, place.replicas, 1);
+  PerChunk<PlanChunk> counted;
+  ChunkHandlers handlers;
+  handlers.prepare = [&](std::size_t slots) { counted.resize(slots); };
+  handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work]); };
+  handlers.consume = [&](ChunkWork& work) { plan.add(work, counted[work], nullptr); };
+  stream_placements(source, {&from, &to}, {place, keys.chunk_keys}, handlers);
+  return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
+}
+
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   reference::check_replicas(from, job.place.replicas, job.place.distinct_label, job.place.allow_partial);
   reference::check_replicas(to, job.place.replicas, job.place.distinct_label, job.place.allow_partial);
