@@ -158,8 +158,10 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     current = views.back();
     p = reached;
   }
-  // Versions that order the steps: A's version + step number.
-  for (std::size_t k = 0; k < views.size(); ++k) views[k].version = from.version() + static_cast<std::int64_t>(k + 1);
+  // Versions that order the steps and collide with neither A nor B: the larger of their
+  // versions + step number (so the last step, B's placement, is a version after B's).
+  const std::int64_t base_version = std::max(from.version(), to.version());
+  for (std::size_t k = 0; k < views.size(); ++k) views[k].version = base_version + static_cast<std::int64_t>(k + 1);
 
   const std::string steps_dir = base.out_dir + "/steps";
   make_output_dir(steps_dir);
