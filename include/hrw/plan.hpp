@@ -173,6 +173,41 @@ struct PlanJob {
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);
 
+// Counts the plan from `from` to `to` over the keys (no output): what a staged plan's
+// probes measure.
+PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
+                         const PlaceOptions& place);
+
+// ---- staged plans under a movement cap (docs/plan.md, "Staged plans") ----
+
+enum class CapBy { keys, bytes };
+
+struct StagedPlanJob {
+  PlanJob step;               // keys, placement, batches/limits, svg unused; out_dir = DIR
+  double max_moved_fraction = 1.0;  // F, in (0, 1]
+  CapBy cap_by = CapBy::keys;
+};
+
+struct StagedStep {
+  ClusterSpec view;  // steps/NN/view.json
+  PlanSummary plan;  // view of the step before (A for the first) -> this view
+};
+
+struct StagedPlan {
+  std::vector<StagedStep> steps;
+  PlanSummary direct;  // A -> B in one step
+  double max_moved_fraction = 1.0;
+  CapBy cap_by = CapBy::keys;
+  std::uint64_t probes = 0;  // placement passes spent choosing the steps
+  std::uint64_t total_moved() const;
+};
+
+// Writes DIR/steps/NN/{view.json,moves.csv,summary.json} for every step and DIR/summary.json.
+// Growth first (weights raised, new nodes entering), then shrinkage; each step's weights
+// are the largest move along that path that stays within the cap, found by bisection with
+// a placement pass per probe. InputError when the cap cannot be met or is not in (0, 1].
+StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const StagedPlanJob& job);
+
 // ---- plans from where the keys really are (docs/plan.md, "From the actual placement") ----
 
 struct PlacementInput {

@@ -35,12 +35,12 @@ std::string report(const PlanSummary& s) {
   for (const NodeFlow& f : s.nodes) {
     if (f.in.keys == 0 && f.out.keys == 0) continue;
     if (!header) {
-      out += fmt::format("{:<{}}  {:>12}  {:>12}", "node", width, fmt::format("{} missing", unit),
+      out += fmt::format("{:<{}}  {:>16}  {:>16}", "node", width, fmt::format("{} missing", unit),
                          fmt::format("{} extra", unit));
       out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", "bytes missing", "bytes extra") : "\n";
       header = true;
     }
-    out += fmt::format("{:<{}}  {:>12}  {:>12}", f.id, width, f.in.keys, f.out.keys);
+    out += fmt::format("{:<{}}  {:>16}  {:>16}", f.id, width, f.in.keys, f.out.keys);
     out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", f.in.bytes, f.out.bytes) : "\n";
   }
   return out;

@@ -34,7 +34,9 @@ struct PlanArgs {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;
-  std::optional<std::int64_t> max_moves, max_bytes;  // signed: -1 is refused, not wrapped
+  std::optional<std::int64_t> max_moves, max_bytes;
+  std::optional<double> max_moved_fraction;
+  std::string cap_by = "keys";  // signed: -1 is refused, not wrapped
   bool kernel_only = false;
   bool stage_times = false;
 };
@@ -98,10 +100,10 @@ int plan_from_placement(const PlanArgs& a) {
   job.svg = a.svg;
   job.limits = schedule_limits(a);
   ProgressLine progress;
-  job.progress = progress.callback();
+  if (!a.bulk.quiet) job.progress = progress.callback();
   const PlanSummary summary = run_plan_from_placement(to, job);
   progress.finish();
-  fmt::print(stderr, "{}", summary_text(summary));
+  if (!a.bulk.quiet) eprint("{}", summary_text(summary));
   return 0;
 }
 
@@ -132,10 +134,17 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--max-bytes-per-node", args->max_bytes,
                   "Rounds instead of batches: each node sends at most B bytes and receives at most B "
                   "per round (bytes column of the keys; a larger key gets a round of its own)");
+  sub->add_option("--max-moved-fraction", args->max_moved_fraction,
+                  "Staged plan: steps DIR/steps/NN/ (view.json, moves.csv, summary.json), each moving "
+                  "at most F (0 < F <= 1) of the keys or bytes, measured on the keys");
+  sub->add_option("--cap-by", args->cap_by, "What --max-moved-fraction caps: keys (default) or bytes")
+      ->check(CLI::IsMember({"keys", "bytes"}));
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
   return [args, sub]() -> int {
+    if (args->max_moved_fraction && !(*args->max_moved_fraction > 0 && *args->max_moved_fraction <= 1))
+      throw InputError(fmt::format("--max-moved-fraction must be in (0, 1], got {}", *args->max_moved_fraction));
     std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
                                         {"--out", args->out_dir + "/moves.csv"},
                                         {"--out", args->out_dir + "/summary.json"}};
@@ -164,6 +173,17 @@ Runner add_plan(CLI::App& app) {
     job.limits = schedule_limits(*args);
     ProgressLine progress;
     if (!args->bulk.quiet) job.progress = progress.callback();
+    if (args->max_moved_fraction) {
+      if (!job.svg.empty()) throw InputError("plan: --svg is not written for staged plans");
+      StagedPlanJob staged;
+      staged.step = job;
+      staged.max_moved_fraction = *args->max_moved_fraction;
+      staged.cap_by = args->cap_by == "bytes" ? CapBy::bytes : CapBy::keys;
+      const StagedPlan plan = run_staged_plan(from, to, staged);
+      progress.finish();
+      if (!args->bulk.quiet) eprint("{}", staged_summary_text(plan));
+      return 0;
+    }
     StageTimes times;
     if (args->stage_times) job.times = &times;
     const PlanSummary summary = run_plan(from, to, job);

@@ -10,13 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "hrw/atomic_file.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
 #include "io/placement_reader.hpp"
 #include "io/spill_file.hpp"
-#include "plan/scheduled_moves.hpp"
+#include "plan/plan_outputs.hpp"
 
 namespace hrw {
 
@@ -139,46 +138,16 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
 }  // namespace
 
 PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job) {
-  make_output_dir(job.out_dir);
-  AtomicFile moves(job.out_dir + "/moves.csv");
-  AtomicFile summary_file(job.out_dir + "/summary.json");
-  std::optional<AtomicFile> svg_file;
-  if (!job.svg.empty()) svg_file.emplace(job.svg);
+  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits);
   CurrentPlacement current(job.current, job.out_dir, job.progress);
   if (job.limits.max_bytes_per_node && !current.reader().has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the placement",
                                  current.reader().name()));
-
-  std::optional<MoveCsv> csv;
-  std::string rows;
-  std::optional<BatchedMoveRows> batched;
-  std::optional<plan_detail::ScheduledMoves> scheduled;
-  auto make_sink = [&](const PlanBuilder& plan) -> MoveSink* {
-    csv.emplace(plan.ids(), current.reader().has_bytes(), current.reader().has_requests());
-    moves.write(csv->header());
-    if (job.limits.any()) return &scheduled.emplace(job.out_dir, plan.ids().size(), job.limits);
-    return &batched.emplace(*csv, job.batch_size, rows);
+  auto sink_for = [&](const PlanBuilder& plan) {
+    return &out.start(plan.ids(), current.reader().has_bytes(), current.reader().has_requests());
   };
-  auto flush = [&] {
-    moves.write(rows);
-    rows.clear();
-  };
-  PlanSummary summary = plan_current(to, current, job.place, job.batch_size, make_sink, flush);
-  if (scheduled) {
-    summary.schedule = scheduled->emit([&](const plan_detail::ScheduledMove& m) {
-      csv->append_row(rows, m.round + 1, m.key, m.from, m.to, m.bytes, m.requests);
-      if (rows.size() >= (std::size_t{1} << 20)) flush();
-    });
-    flush();
-    summary.batches = summary.schedule->rounds;
-  }
-  summary_file.write(summary_json(summary));
-  if (svg_file) {
-    svg_file->write(plan_svg(summary));
-    commit_all({&moves, &*svg_file, &summary_file});
-  } else {
-    commit_all({&moves, &summary_file});
-  }
+  PlanSummary summary = plan_current(to, current, job.place, job.batch_size, sink_for, [&] { out.flush(); });
+  out.publish(summary);
   return summary;
 }
 

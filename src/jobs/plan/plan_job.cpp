@@ -1,12 +1,14 @@
 // hrw plan end to end: open the input and every output (so that an unwritable destination
 // fails before hours of work), stream, check the accounting, then publish all-or-nothing.
+#include <functional>
+
 #include <fmt/format.h>
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
-#include "plan/scheduled_moves.hpp"
+#include "plan/plan_outputs.hpp"
 
 namespace hrw {
 
@@ -16,6 +18,38 @@ KeyFormat format_of(const KeyInput& in) { return in.format ? *in.format : key_fo
 
 }  // namespace
 
+namespace {
+
+// Streams a plan from `from` to `to`; the moves go to `sink(plan)` (none when it returns
+// null), `after_chunk` runs after each chunk in input order.
+PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySource& source,
+                        const StreamOptions& options, std::uint64_t batch_size,
+                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
+                        const std::function<void(const ChunkWork&)>& after_chunk) {
+  PlanBuilder plan(from, to, options.place.replicas, batch_size);
+  MoveSink* sink = sink_for(plan);
+  PerChunk<PlanChunk> counted;
+  ChunkHandlers handlers;
+  handlers.prepare = [&](std::size_t slots) { counted.resize(slots); };
+  handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work]); };
+  handlers.consume = [&](ChunkWork& work) {
+    plan.add(work, counted[work], sink);
+    if (after_chunk) after_chunk(work);
+  };
+  stream_placements(source, {&from, &to}, options, handlers);
+  // Checked before anything is published: a plan that does not add up is never written.
+  return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
+}
+
+}  // namespace
+
+PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
+                         const PlaceOptions& place) {
+  KeySource source(keys.path, format_of(keys));
+  return stream_plan(from, to, source, {place, keys.chunk_keys}, 1,
+                     [](const PlanBuilder&) { return nullptr; }, {});
+}
+
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   validate_request(from, job.place);
   validate_request(to, job.place);
@@ -23,50 +57,18 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
                                  source.name()));
-  make_output_dir(job.out_dir);
-  AtomicFile moves(job.out_dir + "/moves.csv");
-  AtomicFile summary_file(job.out_dir + "/summary.json");
-  std::optional<AtomicFile> svg_file;
-  if (!job.svg.empty()) svg_file.emplace(job.svg);
-
-  PlanBuilder plan(from, to, job.place.replicas, job.batch_size);
-  const MoveCsv csv(plan.ids(), source.has_bytes(), source.has_requests());
-  moves.write(csv.header());
-  std::string rows;
-  BatchedMoveRows batched(csv, job.batch_size, rows);
-  std::optional<plan_detail::ScheduledMoves> scheduled;
-  if (job.limits.any()) scheduled.emplace(job.out_dir, plan.ids().size(), job.limits);
-  MoveSink* sink = scheduled ? static_cast<MoveSink*>(&*scheduled) : &batched;
-  PerChunk<PlanChunk> counted;
-  ChunkHandlers handlers;
-  handlers.prepare = [&](std::size_t slots) { counted.resize(slots); };
-  handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work]); };
-  handlers.consume = [&](ChunkWork& work) {
-    plan.add(work, counted[work], sink);
-    moves.write(rows);
-    rows.clear();
-    if (job.progress)
-      job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
-  };
-  stream_placements(source, {&from, &to}, {job.place, job.keys.chunk_keys, job.times}, handlers);
-  // Checked before anything is published: a plan that does not add up is never written.
-  PlanSummary summary = plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
-  if (scheduled) {
-    summary.schedule = scheduled->emit([&](const plan_detail::ScheduledMove& m) {
-      csv.append_row(rows, m.round + 1, m.key, m.from, m.to, m.bytes, m.requests);
-      if (rows.size() >= (std::size_t{1} << 20)) moves.write(rows), rows.clear();
-    });
-    moves.write(rows);
-    rows.clear();
-    summary.batches = summary.schedule->rounds;
-  }
-  summary_file.write(summary_json(summary));
-  if (svg_file) {
-    svg_file->write(plan_svg(summary));
-    commit_all({&moves, &*svg_file, &summary_file});
-  } else {
-    commit_all({&moves, &summary_file});
-  }
+  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits);
+  PlanSummary summary = stream_plan(
+      from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
+      [&](const PlanBuilder& plan) {
+        return &out.start(plan.ids(), source.has_bytes(), source.has_requests());
+      },
+      [&](const ChunkWork& work) {
+        out.flush();
+        if (job.progress)
+          job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
+      });
+  out.publish(summary);
   return summary;
 }
 

@@ -126,7 +126,7 @@ ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMov
   };
   // ...into buckets of consecutive rounds, each small enough to sort in memory (about
   // kBucketBytes), so the rows come out round by round whatever the plan's size.
-  constexpr std::uint64_t kBucketBytes = std::uint64_t{64} << 20;
+  constexpr std::uint64_t kBucketBytes = std::uint64_t{16} << 20;
   const std::uint64_t bound_rounds = std::max<std::uint64_t>(
       {out.lower_bound, 1, unit ? unit->rounds() : 0});
   std::uint64_t buckets = std::min<std::uint64_t>({spill_.size() / kBucketBytes + 1, 256, bound_rounds});

@@ -1,0 +1,192 @@
+// Staged plans: a path of views from A to B and the steps along it.
+//
+// The path. Growth first: every node whose weight rises (or that only B has) follows
+// w(λ) = max(w_A, λ·w_B) as λ goes from λ0 = min w_A/w_B (nothing raised yet) to 1 (all at
+// w_B). The raised nodes always stand in B's ratios to each other, so a key that moves
+// onto one of them has reached its B owner and never moves again: an add-only or
+// raise-only change moves every key at most once, as the direct plan does. Shrinkage then
+// runs the same path backwards from B: every node whose weight falls follows
+// w(μ) = max(w_B, μ·w_W) (W: A after the growth) as μ goes from 1 down to min w_B/w_W,
+// and a node only A has is removed at the end of its ramp (its weight reaches 0).
+// Why growth before shrinkage: the raised nodes take their keys while every node still
+// holds its own, so no node is drained before the capacity that receives its keys exists,
+// and a key leaving a shrinking node never lands on a node that is still to grow past it.
+//
+// The steps. From the current point p on the path (0..1 growth, 1..2 shrinkage), the next
+// point is the farthest one whose plan, measured by placing every key in both views,
+// moves at most F of the keys (or bytes): bisection on p', one placement pass per probe.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "hrw/atomic_file.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/output.hpp"
+
+namespace hrw {
+
+namespace {
+
+struct Ramp {
+  std::string id;
+  double from = 0, to = 0;  // weight in A and in B; 0: absent
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+class Path {
+ public:
+  Path(const ClusterView& a, const ClusterView& b) : a_(&a), b_(&b) {
+    for (const Node& n : b.nodes()) {
+      const auto in_a = a.find(n.id);
+      ramps_.push_back({n.id, in_a ? a.node(*in_a).weight : 0.0, n.weight, n.labels});
+    }
+    for (const Node& n : a.nodes())
+      if (!b.find(n.id)) ramps_.push_back({n.id, n.weight, 0.0, n.labels});
+    for (const Ramp& r : ramps_) {
+      if (r.to > r.from) lambda0_ = std::min(lambda0_, r.from / r.to);
+      if (r.to < r.from) mu_end_ = std::min(mu_end_, r.to / r.from);
+    }
+  }
+
+  bool grows() const { return lambda0_ < 1.0; }
+  bool shrinks() const { return mu_end_ < 1.0; }
+
+  // The view at point p ∈ [0, 2]: 0 is A, 2 is B, 1 is A with the growth done.
+  ClusterSpec at(double p) const {
+    if (p <= 0) return spec_of(*a_);
+    if (p >= 2) return spec_of(*b_);
+    const double lambda = p >= 1 ? 1.0 : lambda0_ + p * (1.0 - lambda0_);
+    const double mu = p <= 1 ? 1.0 : 1.0 - (p - 1.0) * (1.0 - mu_end_);
+    ClusterSpec s;
+    s.source = "staged view";
+    s.seed = b_->seed();
+    s.hash = b_->hash();
+    for (const Ramp& r : ramps_) {
+      double w = r.from;
+      if (r.to > r.from) w = std::max(r.from, lambda * r.to);
+      if (r.to < r.from) w = std::max(r.to, mu * r.from);
+      if (w > 0) s.nodes.push_back({r.id, w, r.labels});
+    }
+    return s;
+  }
+
+ private:
+  static ClusterSpec spec_of(const ClusterView& v) {
+    ClusterSpec s;
+    s.source = v.source();
+    s.seed = v.seed();
+    s.hash = v.hash();
+    s.version = v.version();
+    for (const Node& n : v.nodes())
+      s.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt, n.labels});
+    return s;
+  }
+  const ClusterView* a_;
+  const ClusterView* b_;
+  std::vector<Ramp> ramps_;
+  double lambda0_ = 1.0, mu_end_ = 1.0;
+};
+
+std::uint64_t measured(const PlanSummary& s, CapBy by) {
+  return by == CapBy::bytes ? s.moved.bytes : s.moved.keys;
+}
+
+}  // namespace
+
+std::uint64_t StagedPlan::total_moved() const {
+  std::uint64_t total = 0;
+  for (const StagedStep& s : steps) total += measured(s.plan, cap_by);
+  return total;
+}
+
+StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const StagedPlanJob& job) {
+  const double f = job.max_moved_fraction;
+  if (!(f > 0 && f <= 1))
+    throw InputError(fmt::format("the moved-fraction cap must be in (0, 1], got {}", f));
+  if (from.seed() != to.seed() || from.hash() != to.hash())
+    throw InputError("a staged plan needs two views that hash keys alike (same seed and hash)");
+  StagedPlan plan;
+  plan.max_moved_fraction = f;
+  plan.cap_by = job.cap_by;
+  const PlanJob& base = job.step;
+  plan.direct = measure_plan(from, to, base.keys, base.place);
+  ++plan.probes;
+  if (job.cap_by == CapBy::bytes && !plan.direct.has_bytes)
+    throw InputError(fmt::format("{}: a cap by bytes needs a bytes column in the keys", base.keys.path));
+  const double total = static_cast<double>(job.cap_by == CapBy::bytes ? plan.direct.read.bytes
+                                                                      : plan.direct.read.keys);
+  const auto cap = static_cast<std::uint64_t>(std::floor(f * total));
+  const char* unit = job.cap_by == CapBy::bytes ? "bytes" : "keys";
+
+  const Path path(from, to);
+  // The points of the steps, chosen before anything is written.
+  std::vector<ClusterSpec> views;
+  ClusterSpec current = path.at(0);
+  double p = 0;
+  while (p < 2) {
+    const ClusterView here(current);
+    auto moves_to = [&](double q, ClusterSpec& spec) {
+      spec = path.at(q);
+      ++plan.probes;
+      return measured(measure_plan(here, ClusterView(spec), base.keys, base.place), job.cap_by);
+    };
+    ClusterSpec next;
+    double reached = 2;
+    if (moves_to(2, next) > cap) {
+      // Bisection: lo always within the cap (moves nothing at p), hi beyond it.
+      double lo = p, hi = 2;
+      ClusterSpec best;
+      for (int probe = 0; probe < 24 && hi - lo > 1e-7; ++probe) {
+        const double mid = (lo + hi) / 2;
+        ClusterSpec spec;
+        const std::uint64_t moved = moves_to(mid, spec);
+        if (moved <= cap && moved > 0) lo = mid, best = std::move(spec);
+        else if (moved <= cap) lo = mid;
+        else hi = mid;
+      }
+      if (best.nodes.empty())
+        throw InputError(fmt::format(
+            "no step moves at most {} of the {} ({} of {}): a single key or node carries more; "
+            "raise the moved-fraction cap",
+            f, unit, cap, static_cast<std::uint64_t>(total)));
+      next = std::move(best);
+      reached = lo;
+    }
+    views.push_back(std::move(next));
+    current = views.back();
+    p = reached;
+  }
+  // Versions that order the steps and collide with neither A nor B: the larger of their
+  // versions + step number (so the last step, B's placement, is a version after B's).
+  const std::int64_t base_version = std::max(from.version(), to.version());
+  for (std::size_t k = 0; k < views.size(); ++k) views[k].version = base_version + static_cast<std::int64_t>(k + 1);
+
+  const std::string steps_dir = base.out_dir + "/steps";
+  make_output_dir(steps_dir);
+  std::optional<ClusterView> previous;
+  for (std::size_t k = 0; k < views.size(); ++k) {
+    const std::string dir = fmt::format("{}/{:02}", steps_dir, k + 1);
+    make_output_dir(dir);
+    views[k].source = dir + "/view.json";
+    ClusterView view(views[k]);
+    PlanJob step = base;
+    step.out_dir = dir;
+    step.svg.clear();
+    {
+      AtomicFile file(dir + "/view.json");
+      file.write(cluster_json(views[k]));
+      file.commit();
+    }
+    PlanSummary s = run_plan(previous ? *previous : from, view, step);
+    plan.steps.push_back({views[k], std::move(s)});
+    previous.emplace(std::move(view));
+  }
+  AtomicFile summary(base.out_dir + "/summary.json");
+  summary.write(staged_summary_json(plan));
+  summary.commit();
+  return plan;
+}
+
+}  // namespace hrw
