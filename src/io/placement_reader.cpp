@@ -1,4 +1,4 @@
-#include "placement_reader.hpp"
+#include "hrw/placement_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
-#include "spill_file.hpp"
+#include "byte_reader.hpp"
+#include "csv_reader.hpp"
+#include "hrw/spill_file.hpp"
 
 namespace hrw::io {
 
@@ -36,13 +38,16 @@ std::optional<std::size_t> replica_rank(const std::string& name) {
 }  // namespace
 
 PlacementReader::PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas)
-    : name_(path == "-" ? "<stdin>" : path), in_(path), total_(regular_file_size(path)) {
-  if (!csv_.next()) throw InputError(fmt::format("{}: empty placement file (no header)", name_));
-  fields_ = csv_.field_count();
+    : name_(path == "-" ? "<stdin>" : path),
+      in_(std::make_unique<ByteReader>(path)),
+      csv_(std::make_unique<CsvReader>(*in_)),
+      total_(regular_file_size(path)) {
+  if (!csv_->next()) throw InputError(fmt::format("{}: empty placement file (no header)", name_));
+  fields_ = csv_->field_count();
   std::size_t owner_col = kNone;
   std::vector<std::size_t> ranked;  // column of rank r + 1, kNone until seen
   for (std::size_t c = 0; c < fields_; ++c) {
-    const std::string& f = csv_.field(c);
+    const std::string& f = csv_->field(c);
     std::size_t* slot = nullptr;
     if (f == "key") slot = &key_col_;
     else if (f == "owner") slot = &owner_col;
@@ -74,6 +79,8 @@ PlacementReader::PlacementReader(const std::string& path, std::optional<std::uin
                                  name_, replica_cols_.size(), *replicas));
 }
 
+PlacementReader::~PlacementReader() = default;
+
 std::uint32_t PlacementReader::holder(const std::string& id) {
   auto [it, fresh] = id_index_.try_emplace(id, static_cast<std::uint32_t>(ids_.size()));
   if (fresh) ids_.push_back(id);
@@ -81,13 +88,13 @@ std::uint32_t PlacementReader::holder(const std::string& id) {
 }
 
 std::uint64_t PlacementReader::count(std::size_t col, const char* what) const {
-  const std::string& text = csv_.field(col);
+  const std::string& text = csv_->field(col);
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end)
     throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got \"{}\"", name_,
-                                 csv_.record_line(), what, text));
+                                 csv_->record_line(), what, text));
   return value;
 }
 
@@ -98,14 +105,14 @@ bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
   lines.clear();
   chunk.first = keys_;
   const std::uint32_t r_count = replicas();
-  while (chunk.size() < max_keys && csv_.next()) {
-    const std::uint64_t line = csv_.record_line();
-    if (csv_.field_count() != fields_)
+  while (chunk.size() < max_keys && csv_->next()) {
+    const std::uint64_t line = csv_->record_line();
+    if (csv_->field_count() != fields_)
       throw InputError(fmt::format("{}: line {}: {} field(s) but the header has {} (wrong replica count?)",
-                                   name_, line, csv_.field_count(), fields_));
+                                   name_, line, csv_->field_count(), fields_));
     bool ended = false;
     for (std::uint32_t r = 0; r < r_count; ++r) {
-      const std::string& id = csv_.field(replica_cols_[r]);
+      const std::string& id = csv_->field(replica_cols_[r]);
       if (id.empty()) {
         if (r == 0) throw InputError(fmt::format("{}: line {}: the key has no owner", name_, line));
         ended = true;
@@ -119,13 +126,13 @@ bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
         throw InputError(fmt::format("{}: line {}: node \"{}\" holds the key twice", name_, line, id));
       holders.push_back(h);
     }
-    chunk.keys.add(csv_.field(key_col_));
+    chunk.keys.add(csv_->field(key_col_));
     if (has_bytes()) chunk.bytes.push_back(count(bytes_col_, "bytes"));
     if (has_requests()) chunk.requests.push_back(count(requests_col_, "requests"));
     lines.push_back(line);
     ++keys_;
   }
-  chunk.input_offset = in_.consumed();
+  chunk.input_offset = in_->consumed();
   return chunk.size() > 0;
 }
 

@@ -13,8 +13,8 @@
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
-#include "io/placement_reader.hpp"
-#include "io/spill_file.hpp"
+#include "hrw/placement_reader.hpp"
+#include "hrw/spill_file.hpp"
 #include "plan/plan_outputs.hpp"
 
 namespace hrw {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "hrw/plan.hpp"
-#include "io/spill_file.hpp"
+#include "hrw/spill_file.hpp"
 
 namespace hrw::plan_detail {
 

@@ -12,16 +12,18 @@
 #include <vector>
 
 #include "hrw/key_source.hpp"
-#include "byte_reader.hpp"
-#include "csv_reader.hpp"
 
 namespace hrw::io {
+
+class ByteReader;
+class CsvReader;
 
 class PlacementReader {
  public:
   // Throws InputError naming the file: no `key` column, no owner/replica columns, replica
   // columns not numbered 1..R, or (when given) a replica count other than `replicas`.
   PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas);
+  ~PlacementReader();
 
   // The next keys (at most max_keys) and their holders: holders[i * R + r] indexes ids(),
   // or is kNoHolder for an empty cell. False at the end.
@@ -42,8 +44,9 @@ class PlacementReader {
   std::uint64_t count(std::size_t col, const char* what) const;
 
   std::string name_;
-  ByteReader in_;
-  CsvReader csv_{in_};
+  // The I/O layer's readers, private to it (src/io).
+  std::unique_ptr<ByteReader> in_;
+  std::unique_ptr<CsvReader> csv_;
   std::optional<std::uint64_t> total_;
   std::size_t fields_ = 0;
   std::size_t key_col_ = kNone, bytes_col_ = kNone, requests_col_ = kNone;
