@@ -75,6 +75,7 @@ struct KernelPlan {
   bool distinct = false;  // select by domain representatives (every view's tables filled)
   std::uint32_t select = 1;         // the largest of the views' select
   std::uint32_t list_leaves[3] = {};  // leaves offered to each list
+  std::uint32_t list_first[3] = {};   // the first of them (program node), when any
   std::vector<KernelView> views;    // 1 (run_batch) or 2 (run_pair_batch)
 };
 

@@ -32,7 +32,7 @@ struct Unweighted {
   static constexpr bool kWeighted = false;
   bool fmix;
   HWY_INLINE hn::Vec<DS> Pre(DU du, DS ds, hn::Vec<DU> h) const {
-    if (!fmix) return hn::BitCast(ds, hn::Xor(h, hn::Set(du, 0x80000000u)));
+    if (HWY_UNLIKELY(!fmix)) return hn::BitCast(ds, hn::Xor(h, hn::Set(du, 0x80000000u)));
     // Fmix32 with its last xor-shift fused with the sign flip.
     h = hn::Xor(h, hn::ShiftRight<16>(h));
     h = hn::Mul(h, hn::Set(du, 0x85EBCA6Bu));
@@ -58,7 +58,7 @@ struct Weighted {
   bool fmix;
   // u = det::unit_from_hash(r): bits 2^52 | (r + 1), minus 2^52, times 2^-32 (all exact).
   HWY_INLINE hn::Vec<DS> Pre(DU du, DS d, hn::Vec<DU> h) const {
-    if (fmix) h = Fmix32(du, h);
+    if (HWY_LIKELY(fmix)) h = Fmix32(du, h);  // the default hash mode
     const hn::RebindToUnsigned<DS> du64;
     const auto bits =
         hn::Or(hn::Set(du64, det::kTwo52Bits), hn::Add(hn::PromoteTo(du64, h), hn::Set(du64, 1)));

@@ -68,23 +68,14 @@ class Runner {
     for (size_t l = 0; l < kLists; ++l) {
       const KernelView& side = plan.views[l == 2 ? 1 : 0];
       w_[l] = plan.weighted ? side.weights.data() : nullptr;
-      first_[l] = 0;
-    }
-    if constexpr (kLists > 1) {
-      bool found[kLists] = {};
-      for (const Op& op : plan.program.ops)
-        for (size_t l = 0; l < kLists; ++l)
-          if (op.kind == kLeaf && !found[l] && ((op.lists >> l) & 1)) {
-            found[l] = true;
-            first_[l] = op.node;
-          }
     }
     size_t dom = 0;
     for (size_t v = 0; v < kViews; ++v) {
       dom_off_[v] = dom;
       if (plan.distinct) dom += plan.views[v].domain_count;
     }
-    // One block, carved in pieces rounded to 256 bytes (any vector's alignment).
+    // One block, carved in pieces of whole 256-byte units: each piece keeps the block's
+    // alignment (HWY_ALIGNMENT), which aligned vector loads need.
     const size_t L = L_;
     const size_t sizes[] = {
         std::max<size_t>(plan.program.slots, 1) * 4 * L * sizeof(uint32_t),  // stack
@@ -157,7 +148,7 @@ class Runner {
     for (size_t l = 1; l < kLists; ++l)
       for (size_t k = 0; k < vectors; ++k) {
         hn::Store(hn::Set(ds_, lowest), ds_, ListS(l) + k * L_);
-        hn::Store(hn::Set(ds_, static_cast<TS>(first_[l])), ds_, ListI(l) + k * L_);
+        hn::Store(hn::Set(ds_, static_cast<TS>(plan_.list_first[l])), ds_, ListI(l) + k * L_);
       }
   }
 
@@ -219,7 +210,7 @@ class Runner {
       // The list's first leaf fills the slot: every score is >= LowestValue, and its index
       // is the initial one.
       VS best0 = hn::Set(ds_, lowest), best1 = best0, best2 = best0, best3 = best0;
-      VS idx0 = hn::Set(ds_, static_cast<TS>(first_[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
+      VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
       if constexpr (kLists > 1) ClearOwnerLists(kWays, lowest);
       WalkTrie<kWays>(du_, plan_.program, stack_,
                       [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
@@ -300,7 +291,7 @@ class Runner {
       const size_t count = std::min(G, n - base);
       LoadGroup(states, base, count, G);
       VS best0 = ninf, best1 = ninf;  // every key ln(u)/w is finite: the first replaces -inf
-      VS idx0 = hn::Set(ds_, static_cast<TS>(first_[0])), idx1 = idx0;
+      VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0;
       if constexpr (kLists > 1) ClearOwnerLists(2, -HUGE_VAL);
       uint32_t pn0[kPend], pn1[kPend];
       size_t np0 = 0, np1 = 0;
@@ -442,7 +433,6 @@ class Runner {
   DS ds_;
   size_t L_ = 0;
   const double* w_[kLists];
-  uint32_t first_[kLists];
   size_t dom_off_[kViews];
   uint32_t* stack_;
   uint32_t* pad_;

@@ -55,7 +55,8 @@ HWY_INLINE void WalkTrie(DU du, const TrieProgram& program, uint32_t* HWY_RESTRI
         h3 = hn::Mul(hn::Xor(h3, bv), prime);
       }
     }
-    if (op.kind == kExtend) {
+    // Most ops are leaves (a trie of N ids has fewer than N extends): keep them inline.
+    if (HWY_UNLIKELY(op.kind == kExtend)) {
       uint32_t* out = stack + op.dst * G;
       hn::Store(h0, du, out);
       if constexpr (kWays >= 2) hn::Store(h1, du, out + L);

@@ -96,7 +96,10 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
       for (std::size_t v = 0; v < plan.views.size(); ++v)
         if (plan.views[v].index[op.node] != kAbsent) op.lists |= 2u << v;
     }
-    for (std::uint32_t l = 0; l < 3; ++l) plan.list_leaves[l] += (op.lists >> l) & 1;
+    for (std::uint32_t l = 0; l < 3; ++l) {
+      if (((op.lists >> l) & 1) == 0) continue;
+      if (plan.list_leaves[l]++ == 0) plan.list_first[l] = op.node;
+    }
   }
   return plan;
 }
