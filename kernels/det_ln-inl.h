@@ -1,5 +1,5 @@
 // Per-target scalar-free math of the contract: fmix32 (§2) and det::ln (§4), in vectors.
-// det::ln repeats src/det_math.cpp op for op with IEEE binary64 Mul/Add/Sub/Div, exact bit
+// det::ln repeats src/core/det_math.cpp op for op with IEEE binary64 Mul/Add/Sub/Div, exact bit
 // manipulation and IfThenElse; never MulAdd, and the project builds with -ffp-contract=off
 // so the compiler fuses nothing either: every target gives the scalar reference's bits.
 // Include from a Highway translation unit (HWY_TARGET_INCLUDE / foreach_target.h).
@@ -31,7 +31,7 @@ HWY_INLINE hn::Vec<DU> Fmix32(DU du, hn::Vec<DU> h) {
   return h;
 }
 
-// det::ln, op for op (see src/det_math.cpp).
+// det::ln, op for op (see src/core/det_math.cpp).
 template <class D>
 HWY_INLINE hn::Vec<D> DetLn(D d, hn::Vec<D> x) {
   const hn::RebindToUnsigned<D> du;

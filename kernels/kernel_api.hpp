@@ -1,8 +1,8 @@
-// Internal interface between the batch engine (src/placement.cpp) and the Highway kernels
+// Internal interface between the batch engine (src/core/placement.cpp) and the Highway kernels
 // (kernels/*.cc, one per entry point; the per-target code is in kernels/*-inl.h). Not
 // installed: include/hrw/ holds the public API.
 //
-// The node ids of a view are compiled into a flat "trie program" (src/node_trie.cpp): a
+// The node ids of a view are compiled into a flat "trie program" (src/core/node_trie.cpp): a
 // preorder walk of the compressed trie of the id-sorted ids, so a shared prefix such as
 // "node-0" is hashed once per key instead of once per node. The kernel runs the program on
 // vectors of FNV-1a states (one key per lane):
@@ -67,7 +67,7 @@ struct KernelView {
   std::uint32_t select = 1;
 };
 
-// Everything the kernel needs: built once per BatchPlacer (src/kernel_plan.cpp).
+// Everything the kernel needs: built once per BatchPlacer (src/core/kernel_plan.cpp).
 struct KernelPlan {
   TrieProgram program;
   bool fmix = true;       // fnv1a-fmix (else raw fnv1a); the same in every view
