@@ -74,7 +74,8 @@ class BatchPlacer {
 // walks the trie of the union of their ids once: one FNV-1a per union node, and a
 // selection per view only for the nodes the views do not share with the same weight.
 // Otherwise (and with Engine::reference, or R beyond the kernels' registers) it places
-// the keys twice. Same contract as BatchPlacer: place() is const and thread-safe.
+// the keys twice; also for hierarchical views (contract §6), which are placed level by
+// level. Same contract as BatchPlacer: place() is const and thread-safe.
 class PairPlacer {
  public:
   PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options);
@@ -84,6 +85,8 @@ class PairPlacer {
 
   bool fused() const { return fused_ != nullptr; }
   void place(const KeyBatch& keys, Placement& a, Placement& b) const;
+  // The same for keys in memory the caller owns (read in place, never copied).
+  void place(const KeyView& keys, Placement& a, Placement& b) const;
 
  private:
   struct Fused;

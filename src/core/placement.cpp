@@ -190,6 +190,10 @@ PairPlacer::PairPlacer(PairPlacer&&) noexcept = default;
 PairPlacer& PairPlacer::operator=(PairPlacer&&) noexcept = default;
 
 void PairPlacer::place(const KeyBatch& keys, Placement& a, Placement& b) const {
+  place(keys.view(), a, b);
+}
+
+void PairPlacer::place(const KeyView& keys, Placement& a, Placement& b) const {
   if (!fused_) {
     a_.place(keys, a);
     b_.place(keys, b);
@@ -198,7 +202,7 @@ void PairPlacer::place(const KeyBatch& keys, Placement& a, Placement& b) const {
   prepare(a, keys.size(), options_, fused_->domain_count[0], true);
   prepare(b, keys.size(), options_, fused_->domain_count[1], true);
   Placement* outs[] = {&a, &b};
-  place_kernels(fused_->plan, fused_->seed_state, keys.view(), options_, outs);
+  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs);
 }
 
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,

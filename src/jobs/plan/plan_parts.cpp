@@ -102,8 +102,8 @@ std::string shown_id(const std::string& id) {
 
 PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
                    const KeyLoads& loads, const PartOptions& options) {
-  const BatchPlacer place_from(from, options.place);
-  const BatchPlacer place_to(to, options.place);
+  // One walk of the union of both views' ids per key when they allow it, as `hrw plan`.
+  const PairPlacer placer(from, to, options.place);
   PlanBuilder builder(from, to, options.place.replicas, options.batch_size);
   const MoveCsv csv(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
   MoveMarker marker(from, to);
@@ -115,8 +115,7 @@ PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView
   for (std::size_t lo = 0; lo < keys.size(); lo += kPartChunk) {
     const std::size_t hi = std::min(keys.size(), lo + kPartChunk);
     const KeyView slice{keys.data, keys.offsets + lo, hi - lo};
-    place_from.place(slice, a);
-    place_to.place(slice, b);
+    placer.place(slice, a, b);
     fill_chunk(keys, loads, lo, hi, chunk);
     builder.add(chunk, a, b, options.rows ? &rows : nullptr);
     marker.mark(a, b, lo, part.moved);
