@@ -10,7 +10,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${1:-45}"
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
-HARNESSES=(cluster_json lines_reader csv_reader batch_vs_reference)
+HARNESSES=(cluster_json lines_reader csv_reader placement_reader batch_vs_reference)
 
 FLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
