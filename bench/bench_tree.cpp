@@ -1,0 +1,89 @@
+// Hierarchical views (contract §6) beside flat ones, one thread, every runnable target:
+//   place/<TARGET>/fmix/<w>/R1/t1/tree-10x10x100/10000  (zone, rack: 10 x 10 x 100 nodes)
+//   place/<TARGET>/fmix/<w>/R1/t1/prefix/10000          (the same 10,000 ids, flat)
+// keys_per_iteration counts keys: the ratio of the two keys/s is the tree's speed-up
+// (docs/hierarchy.md). Each is checked against the scalar reference before timing.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "bench.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/targets.hpp"
+#include "workload.hpp"
+
+namespace hrw::bench {
+namespace {
+
+constexpr std::uint32_t kNodes = 10'000;
+constexpr std::size_t kTreeKeys = 64 * 1024;
+constexpr std::size_t kCheckedKeys = 256;
+
+// node-0000 .. node-9999 (the flat prefix ids), node i in zone z<i / 1000>, rack r<i / 100 % 10>.
+const ClusterView& tree_view(bool weighted, bool hierarchical) {
+  static std::map<std::pair<bool, bool>, std::unique_ptr<ClusterView>> cache;
+  auto& slot = cache[{weighted, hierarchical}];
+  if (!slot) {
+    ClusterSpec spec;
+    spec.source = "bench";
+    const std::vector<std::string> ids = node_ids(kNodes, IdSet::prefix);
+    for (std::uint32_t i = 0; i < kNodes; ++i) {
+      NodeSpec node;
+      node.id = ids[i];
+      if (weighted) node.weight = weight_of(i);
+      node.labels.emplace_back("zone", "z" + std::to_string(i / 1000));
+      node.labels.emplace_back("rack", "r" + std::to_string(i / 100 % 10));
+      spec.nodes.push_back(std::move(node));
+    }
+    if (hierarchical) spec.hierarchy = std::vector<std::string>{"zone", "rack"};
+    slot = std::make_unique<ClusterView>(std::move(spec));
+  }
+  return *slot;
+}
+
+void run(benchmark::State& st, std::int64_t target, bool weighted, bool hierarchical) {
+  const ClusterView& v = tree_view(weighted, hierarchical);
+  const KeyBatch& batch = keys(kTreeKeys);
+  PlaceOptions opt;
+  opt.threads = 1;
+  const ScopedTarget on(target);
+  KeyBatch sample;
+  for (std::size_t i = 0; i < kCheckedKeys; ++i) sample.add(batch[i]);
+  PlaceOptions ref = opt;
+  ref.engine = Engine::reference;
+  if (place(v, sample, opt).nodes != place(v, sample, ref).nodes) {
+    st.SkipWithError("result differs from the scalar reference");
+    return;
+  }
+  Placement out;
+  place(v, batch, opt, out);
+  for (auto _ : st) {
+    place(v, batch, opt, out);
+    benchmark::DoNotOptimize(out.nodes.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(batch.size()));
+  st.counters["keys_per_iteration"] = static_cast<double>(batch.size());
+  st.SetLabel(active_target().name);
+}
+
+}  // namespace
+
+void register_tree_benchmarks() {
+  for (const SimdTarget& t : runnable_targets())
+    for (bool weighted : {false, true})
+      for (bool hierarchical : {true, false}) {
+        const std::string name = "place/" + t.name + "/fmix/" +
+                                 (weighted ? "weighted" : "unweighted") + "/R1/t1/" +
+                                 (hierarchical ? "tree-10x10x100" : "prefix") + "/10000";
+        const std::int64_t bits = t.bits;
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+          run(st, bits, weighted, hierarchical);
+        })->Unit(benchmark::kMillisecond);
+      }
+}
+
+}  // namespace hrw::bench
