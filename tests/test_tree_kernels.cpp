@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "hrw/det_math.hpp"
 #include "hrw/hierarchy.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
@@ -123,4 +124,57 @@ TEST_CASE("tree engine: one-node racks, R beyond a bucket's children, partial re
       for (std::size_t i = 0; i < keys.size(); ++i)
         for (std::uint32_t j = 0; j < r; ++j) REQUIRE(got.node(i, j) == expected(v, keys[i], o)[j]);
     }
+}
+
+TEST_CASE("equal-weight siblings: ranking buckets by r is ranking by det::ln(u)/W",
+          "[hierarchy][kernels]") {
+  // The tree engine ranks sibling buckets of one weight by r; that needs det::weighted_key
+  // strictly increasing in r for a fixed W (ties then coincide: equal keys iff equal r).
+  std::mt19937_64 rng(11);
+  for (double w : {1.0, 3.0, 100.0, 1e4, 1e15 * 1e6}) {
+    auto check_run = [&](std::uint64_t from, std::uint64_t count) {
+      double previous = det::weighted_key(static_cast<std::uint32_t>(from), w);
+      for (std::uint64_t r = from + 1; r < from + count; ++r) {
+        const double k = det::weighted_key(static_cast<std::uint32_t>(r), w);
+        REQUIRE(k > previous);
+        previous = k;
+      }
+    };
+    check_run(0, 1 << 16);
+    check_run((std::uint64_t{1} << 32) - (1 << 16), 1 << 16);
+    for (int i = 0; i < 64; ++i) check_run(rng() % ((std::uint64_t{1} << 32) - 4096), 4096);
+  }
+  // Uniform trees (every sibling of one weight), unweighted and with a weight pattern that
+  // repeats per rack, against the reference on every target.
+  for (bool weighted : {false, true}) {
+    ClusterSpec spec;
+    spec.hierarchy = std::vector<std::string>{"zone", "rack"};
+    for (int i = 0; i < 4 * 3 * 5; ++i) {
+      NodeSpec n;
+      n.id = "n" + std::to_string(i);
+      n.labels = {{"zone", "z" + std::to_string(i / 15)}, {"rack", "r" + std::to_string(i / 5 % 3)}};
+      if (weighted) n.weight = 1.0 + 0.5 * (i % 5);
+      spec.nodes.push_back(n);
+    }
+    const ClusterView v(spec);
+    const KeyBatch keys = random_keys(rng, 2000);
+    for (const SimdTarget& target : runnable_targets()) {
+      const ScopedTarget on(target.bits);
+      for (const char* label : {"", "zone", "rack"})
+        for (std::uint32_t r = 1; r <= 3; ++r) {
+          PlaceOptions o;
+          o.replicas = r;
+          o.distinct_label = label;
+          o.with_scores = true;
+          const Placement got = place(v, keys, o);
+          for (std::size_t i = 0; i < keys.size(); ++i) {
+            const auto want = expected(v, keys[i], o);
+            for (std::uint32_t j = 0; j < r; ++j) {
+              REQUIRE(got.node(i, j) == want[j]);
+              REQUIRE(got.scores[i * r + j] == reference::score_pair(v, keys[i], want[j]).score);
+            }
+          }
+        }
+    }
+  }
 }

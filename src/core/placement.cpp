@@ -27,19 +27,19 @@ namespace {
 constexpr std::size_t kChunk = 4096;
 
 template <class Fn>
-void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
+void for_chunks(std::size_t n, unsigned threads, Fn&& fn, std::size_t chunk = kChunk) {
   if (n == 0) return;
-  if (threads == 1 || n <= kChunk) {
-    for (std::size_t lo = 0; lo < n; lo += kChunk) fn(lo, std::min(n, lo + kChunk));
+  if (threads == 1 || n <= chunk) {
+    for (std::size_t lo = 0; lo < n; lo += chunk) fn(lo, std::min(n, lo + chunk));
     return;
   }
   auto body = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kChunk),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         // blocked_range may hand out up to 2*grain; keep kernel calls
                         // uniform (results never depend on this).
-                        for (std::size_t lo = r.begin(); lo < r.end(); lo += kChunk)
-                          fn(lo, std::min(r.end(), lo + kChunk));
+                        for (std::size_t lo = r.begin(); lo < r.end(); lo += chunk)
+                          fn(lo, std::min(r.end(), lo + chunk));
                       });
   };
   if (threads == 0) {
@@ -166,7 +166,8 @@ void BatchPlacer::place(const KeyView& keys, Placement& out) const {
   }
   if (c.tree) {
     for_chunks(keys.size(), c.options.threads,
-               [&](std::size_t lo, std::size_t hi) { c.tree->place_chunk(keys, lo, hi, out); });
+               [&](std::size_t lo, std::size_t hi) { c.tree->place_chunk(keys, lo, hi, out); },
+               kernels::TreePlacer::kChunk);
     return;
   }
   Placement* outs[] = {&out};

@@ -93,8 +93,16 @@ TreePlacer::TreePlacer(const ClusterView& view, const PlaceOptions& options)
       }
       const std::uint32_t keep = c <= decided ? options.replicas : 1;
       const auto select = std::min<std::uint32_t>(keep, static_cast<std::uint32_t>(ids.size()));
-      // Buckets always rank by ln(u)/W; nodes by the view's rule.
-      choice.plan = choice_plan(ids, weights, fmix, c < depth || view.weighted(), select);
+      // Buckets rank by det::ln(u)/W; nodes by the view's rule. Siblings of one weight W
+      // rank by r instead, the same order with the same ties: u = (r + 1)/2^32 grows with
+      // r, det::ln is within 2.1 ulp of ln (docs/placement-contract.md) while consecutive
+      // ln(u) differ by more than 2^-36 relative, so det::ln is strictly increasing on
+      // every u, and dividing by one W > 0 (correctly rounded) keeps distinct values
+      // distinct and in order. That saves the ln of every bucket of equal-weight siblings.
+      const bool one_weight =
+          std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; });
+      const bool weighted = c < depth ? !one_weight : view.weighted();
+      choice.plan = choice_plan(ids, weights, fmix, weighted, select);
     }
   }
 }

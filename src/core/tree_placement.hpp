@@ -19,6 +19,10 @@ class TreePlacer {
   // the view has a hierarchy.
   TreePlacer(const ClusterView& view, const PlaceOptions& options);
 
+  // Keys per chunk: larger than the flat engine's, so that a bucket's group of keys fills
+  // the kernels' vectors (10 x 10 x 100: ~160 keys per rack).
+  static constexpr std::size_t kChunk = 32768;
+
   // Keys [lo, hi) into out.nodes (and out.scores when asked), already sized by the caller;
   // ranks a partial result has no node for are left as they are (kNoNode).
   void place_chunk(const KeyView& keys, std::size_t lo, std::size_t hi, Placement& out) const;
