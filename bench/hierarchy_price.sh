@@ -8,9 +8,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="$(cd "$1" && pwd)"; O="$2"; K="${3:-1000000}"
 mkdir -p "$O"
-"$B/hrw" sample --keys "$K" --out "$O/sample" >/dev/null
+"$B/hrw" sample --keys "$K" --out "$O/sample" >/dev/null 2>&1
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+secs() { local TIMEFORMAT=%R; { time "$@" >/dev/null 2>&1; } 2>&1; }  # wall seconds
 have_crush=1; command -v crushtool >/dev/null || have_crush=0
 printf "%-10s %-12s %9s %9s %9s %9s   %8s %8s %8s\n" weights change ideal flat tree crush \
   "flat_s" "tree_s" "crush_s"
@@ -27,11 +27,13 @@ for w in unweighted weighted; do
     tree=$(field "$O/plan-tree/summary.json" moved_fraction)
     crush=n/a; tc=n/a
     if [ $have_crush = 1 ]; then
-      crush=$(crushtool -i "$O/$w/base.bin" --compare "$O/$w/$c.bin" --rule 0 --num-rep 1 \
-                --min-x 0 --max-x $((K - 1)) 2>&1 | sed -n 's/.*mismatched mappings (\(.*\))/\1/p')
+      # crushtool --compare exits 1 when the maps differ; no "mismatched" line: none moved.
+      crush=$( (crushtool -i "$O/$w/base.bin" --compare "$O/$w/$c.bin" --rule 0 --num-rep 1 \
+                 --min-x 0 --max-x $((K - 1)) 2>&1 || true) | sed -n 's/.*mismatched mappings (\(.*\))/\1/p')
+      crush=${crush:-0}
       tc=$(secs crushtool -i "$O/$w/$c.bin" --test --rule 0 --num-rep 1 --min-x 0 --max-x $((K - 1)))
     fi
-    printf "%-10s %-12s %9.6f %9.6f %9.6f %9s   %8.3f %8.3f %8s\n" $w $c "$ideal" "$flat" "$tree" \
+    printf "%-10s %-12s %9.6f %9.6f %9.6f %9s   %8s %8s %8s\n" $w $c "$ideal" "$flat" "$tree" \
       "$crush" "$tf" "$tt" "$tc"
   done
 done
