@@ -10,4 +10,7 @@ void register_mulbound_benchmarks();
 // read/lines/user-keys/10M: the lines reader alone (keys/s, bytes/s), bench/PLAN.md.
 void register_read_benchmarks();
 
+// place/<TARGET>/fmix/<w>/R1/t1/{tree-10x10x100,prefix}/10000: hierarchical vs flat (bench_tree.cpp).
+void register_tree_benchmarks();
+
 }  // namespace hrw::bench

@@ -367,6 +367,7 @@ int main(int argc, char** argv) {
   hrw::bench::register_mulbound_benchmarks();
   hrw::bench::register_place_benchmarks();
   hrw::bench::register_read_benchmarks();
+  hrw::bench::register_tree_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -24,6 +24,9 @@ struct NodeList {
   bool weighted = false;            // at least one weight was given (contract §1)
   std::string seed;                 // used by the hrw-* schemes only
   HashMode hash = HashMode::fnv1a_fmix;  // used by hrw-weighted and hrw-bounded
+  // Used by hrw-tree only (contract §6): each node's labels, and the view's hierarchy.
+  std::vector<std::vector<std::pair<std::string, std::string>>> labels;
+  std::optional<std::vector<std::string>> hierarchy;
 
   std::size_t size() const { return ids.size(); }
   double total_weight() const;

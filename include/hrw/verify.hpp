@@ -32,7 +32,9 @@ struct VerifyTargetResult {
 // arbitrary bytes, weighted and not, both hash modes, random seeds. Each cluster is also
 // paired with a changed copy (nodes added, removed, reweighted, relabelled, several at
 // once) and the two are placed together by PairPlacer (the fused plan kernel), each view
-// compared with its own reference placement. Deterministic from options.seed.
+// compared with its own reference placement. One cluster in four is hierarchical (contract
+// §6: 1-4 levels, uneven fan-out, '/' and '=' in values), paired with a changed copy that
+// keeps, cuts or drops the hierarchy. Deterministic from options.seed.
 std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options = {});
 
 }  // namespace hrw

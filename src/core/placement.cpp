@@ -18,6 +18,7 @@
 #include "hrw/reference.hpp"
 #include "kernel_api.hpp"
 #include "kernel_plan.hpp"
+#include "tree_placement.hpp"
 
 namespace hrw {
 namespace {
@@ -26,19 +27,19 @@ namespace {
 constexpr std::size_t kChunk = 4096;
 
 template <class Fn>
-void for_chunks(std::size_t n, unsigned threads, Fn&& fn) {
+void for_chunks(std::size_t n, unsigned threads, Fn&& fn, std::size_t chunk = kChunk) {
   if (n == 0) return;
-  if (threads == 1 || n <= kChunk) {
-    for (std::size_t lo = 0; lo < n; lo += kChunk) fn(lo, std::min(n, lo + kChunk));
+  if (threads == 1 || n <= chunk) {
+    for (std::size_t lo = 0; lo < n; lo += chunk) fn(lo, std::min(n, lo + chunk));
     return;
   }
   auto body = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kChunk),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         // blocked_range may hand out up to 2*grain; keep kernel calls
                         // uniform (results never depend on this).
-                        for (std::size_t lo = r.begin(); lo < r.end(); lo += kChunk)
-                          fn(lo, std::min(r.end(), lo + kChunk));
+                        for (std::size_t lo = r.begin(); lo < r.end(); lo += chunk)
+                          fn(lo, std::min(r.end(), lo + chunk));
                       });
   };
   if (threads == 0) {
@@ -78,7 +79,8 @@ struct BatchPlacer::Compiled {
   std::uint32_t domain_count;  // distinct domains, or the node count without a label
   // The reference engine, and the kernels' fallback for R beyond what they keep in vectors.
   bool use_reference;
-  kernels::KernelPlan plan;  // when !use_reference
+  kernels::KernelPlan plan;  // when !use_reference, flat views
+  std::unique_ptr<const kernels::TreePlacer> tree;  // when !use_reference, hierarchical views
 };
 
 namespace {
@@ -139,8 +141,11 @@ BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
   c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
                                                    : view.domain_count(options.distinct_label);
   c->use_reference = options.engine == Engine::reference ||
-                     options.replicas > kernels::kMaxKernelReplicas || view.hierarchy();
-  if (!c->use_reference) c->plan = kernels::compile_plan({&view}, options);
+                     options.replicas > kernels::kMaxKernelReplicas;
+  if (!c->use_reference && view.hierarchy())
+    c->tree = std::make_unique<const kernels::TreePlacer>(view, options);
+  else if (!c->use_reference)
+    c->plan = kernels::compile_plan({&view}, options);
   compiled_ = std::move(c);
 }
 
@@ -157,6 +162,12 @@ void BatchPlacer::place(const KeyView& keys, Placement& out) const {
     for_chunks(keys.size(), c.options.threads, [&](std::size_t lo, std::size_t hi) {
       place_reference(*c.view, keys, c.options, out, lo, hi);
     });
+    return;
+  }
+  if (c.tree) {
+    for_chunks(keys.size(), c.options.threads,
+               [&](std::size_t lo, std::size_t hi) { c.tree->place_chunk(keys, lo, hi, out); },
+               kernels::TreePlacer::kChunk);
     return;
   }
   Placement* outs[] = {&out};

@@ -13,6 +13,7 @@
 #include "hrw/key_batch.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/targets.hpp"
+#include "verify_tree.hpp"
 
 namespace hrw {
 namespace {
@@ -199,7 +200,10 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
   std::uint64_t pairs = 0;
   {
     for (std::size_t trial = 0; trial == 0 || pairs < options.pairs; ++trial) {
-      const ClusterSpec spec = random_cluster(rng);
+      // Every fourth cluster is hierarchical (contract §6): the tree engine, and plans
+      // between hierarchical views and between flat and hierarchical ones.
+      const bool tree = trial % 4 == 3;
+      const ClusterSpec spec = tree ? verify_tree::random_cluster(rng) : random_cluster(rng);
       const ClusterView view(spec);
       const std::size_t n = view.size();
       const std::size_t max_keys = std::max<std::size_t>(1, 60000 / n);
@@ -237,7 +241,7 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
 
       // A plan's two views placed together (PairPlacer: one walk of the union trie per
       // key when they can share it) against two reference placements.
-      const ClusterView to(changed_cluster(rng, spec));
+      const ClusterView to(tree ? verify_tree::changed_cluster(rng, spec) : changed_cluster(rng, spec));
       const std::uint32_t max_pair_r =
           static_cast<std::uint32_t>(std::min<std::size_t>({5, n, to.size()}));
       for (PlaceOptions o : configs) {

@@ -1,6 +1,7 @@
 // hrw compare: rendezvous against modulo, ring, jump, Maglev, slots and bounded loads on the
 // user's own membership change (default: the classic 1e6 keys, 10 -> 11 nodes).
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -31,11 +32,17 @@ struct CompareArgs {
   compare::Options options;
   std::string format = "table";
   std::string svg_file;
+  std::optional<std::string> hierarchy;  // overrides both files' (contract §6)
 };
 
 compare::NodeList load_view(const std::string& cluster_file, std::size_t count,
-                            const char* count_flag) {
-  if (!cluster_file.empty()) return compare::node_list(load_cluster_file(cluster_file));
+                            const char* count_flag, const std::optional<std::string>& hierarchy) {
+  if (!cluster_file.empty()) {
+    ClusterSpec spec = load_cluster_file(cluster_file);
+    if (hierarchy) apply_hierarchy_list(spec, *hierarchy);
+    return compare::node_list(spec);
+  }
+  if (hierarchy) throw InputError("compare: --hierarchy needs --from-cluster/--to-cluster (labelled nodes)");
   return compare::numbered_nodes(count, fmt::format("{} {}", count_flag, count));
 }
 
@@ -47,8 +54,8 @@ void write_file(const std::string& path, const std::string& content) {
 
 int run_compare(const CompareArgs& a, bool svg_given) {
   if (svg_given) check_outputs({{"the report", "-"}, {"--svg", a.svg_file}});
-  const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from");
-  const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to");
+  const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from", a.hierarchy);
+  const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to", a.hierarchy);
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
   const KeyBatch keys =
       a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_file(a.keys_file);
@@ -86,6 +93,8 @@ Runner add_compare(CLI::App& app) {
   sub->add_option("--format", args->format, "Output format (default table)")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--svg", args->svg_file, "Also write a two-panel SVG chart to FILE");
+  sub->add_option("--hierarchy", args->hierarchy,
+                  "Comma-separated hierarchy labels for both cluster files (adds the hrw-tree row)");
   return [args, sub]() -> int { return run_compare(*args, sub->count("--svg") > 0); };
 }
 

@@ -39,7 +39,14 @@ struct PlanArgs {
   std::string cap_by = "keys";  // signed: -1 is refused, not wrapped
   bool kernel_only = false;
   bool stage_times = false;
+  std::optional<std::string> hierarchy;  // overrides both views' (contract §6)
 };
+
+ClusterView load_view(const std::string& path, const PlanArgs& a) {
+  ClusterSpec spec = load_cluster_file(path);
+  if (a.hierarchy) apply_hierarchy_list(spec, *a.hierarchy);
+  return ClusterView(std::move(spec));
+}
 
 // Hidden benchmark mode: the same keys, placed in both views with nothing else timed, so
 // bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone. As in
@@ -90,7 +97,7 @@ ScheduleLimits schedule_limits(const PlanArgs& a) {
 }
 
 int plan_from_placement(const PlanArgs& a) {
-  const ClusterView to(load_cluster_file(a.to));
+  const ClusterView to(load_view(a.to, a));
   PlacementPlanJob job;
   job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
   if (a.replicas_given) job.current.replicas = a.bulk.replicas;
@@ -123,6 +130,8 @@ Runner add_plan(CLI::App& app) {
                   "key,replica_1..R, optional bytes/requests), e.g. after a partial migration");
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
   add_bulk_options(*sub, args->bulk);
+  sub->add_option("--hierarchy", args->hierarchy,
+                  "Comma-separated hierarchy labels, top level first, for both views (overrides the files')");
   sub->get_option("--keys")->required(false);  // not with --from-placement
   add_unsigned(*sub, "--batch-size", args->batch_size, 1, kMaxBatchSize,
                "Rows per batch of moves.csv (default 1000)");
@@ -160,8 +169,8 @@ Runner add_plan(CLI::App& app) {
       args->replicas_given = sub->count("--replicas") > 0;
       return plan_from_placement(*args);
     }
-    const ClusterView from(load_cluster_file(args->from));
-    const ClusterView to(load_cluster_file(args->to));
+    const ClusterView from(load_view(args->from, *args));
+    const ClusterView to(load_view(args->to, *args));
     if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
     if (args->kernel_only) return kernel_only(from, to, *args);
     PlanJob job;

@@ -27,7 +27,9 @@ NodeList node_list(const ClusterSpec& spec) {
   list.source = spec.source;
   list.seed = spec.seed;
   list.hash = spec.hash;
+  list.hierarchy = spec.hierarchy;
   for (const auto& node : spec.nodes) {
+    list.labels.push_back(node.labels);
     list.ids.push_back(node.id);
     list.weights.push_back(node.weight.value_or(1.0));
     list.weighted = list.weighted || node.weight.has_value();

@@ -43,6 +43,9 @@ std::unique_ptr<Placer> make_slots();
 // Rendezvous through hrw::place (SIMD engine, one thread). `weighted` ranks by the views'
 // weights; otherwise weights are ignored. `hash` nullopt: each view's own hash mode.
 std::unique_ptr<Placer> make_hrw(std::string name, std::optional<HashMode> hash, bool weighted);
+// Hierarchical rendezvous (contract §6) with each view's own hierarchy, weights, seed and
+// hash mode (a view without a hierarchy is placed flat), SIMD engine, one thread.
+std::unique_ptr<Placer> make_hrw_tree();
 // Bounded loads (Mirrokni, Thorup, Zadimoghaddam 2018): cap = ceil(c x fair load); keys
 // in input order; an overflowing key goes to the next candidate.
 std::unique_ptr<Placer> make_hrw_bounded(double load_factor);

@@ -51,14 +51,40 @@ std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_re
     out += fmt::format("  {:>7.3f}%  {:>7.3f}%  {:>6.3f}\n", share * 100, target * 100,
                        target > 0 ? share / target : 0.0);
   };
+  auto share_of = [&](std::uint32_t n) {
+    return s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
+  };
   std::uint64_t total_slots = 0;
-  for (std::uint32_t n = 0; n < s.view().size(); ++n) {
-    const double share =
-        s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
-    line(s.view().node(n).id, s.owned()[n], s.slots()[n], share, s.view().share(n));
-    total_slots += s.slots()[n];
+  for (std::uint32_t n = 0; n < s.view().size(); ++n) total_slots += s.slots()[n];
+  // A row per node up to kMaxNodeRows; beyond, the most and least loaded (by share ratio)
+  // and the ratios' distribution: 10,000 rows on stderr are read by nobody.
+  constexpr std::uint32_t kMaxNodeRows = 40, kEnds = 10;
+  const auto n_nodes = static_cast<std::uint32_t>(s.view().size());
+  std::vector<std::uint32_t> rows(n_nodes);
+  for (std::uint32_t n = 0; n < n_nodes; ++n) rows[n] = n;
+  std::vector<double> ratios;
+  if (n_nodes > kMaxNodeRows) {
+    std::stable_sort(rows.begin(), rows.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return s.share_ratio(a) > s.share_ratio(b);
+    });
+    for (std::uint32_t n : rows) ratios.push_back(s.share_ratio(n));
+    rows.erase(rows.begin() + kEnds, rows.end() - kEnds);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!ratios.empty() && i == kEnds)
+      out += fmt::format("... {} more nodes (rows above: the {} most loaded by ratio; below: the {} least)\n",
+                         n_nodes - 2 * kEnds, kEnds, kEnds);
+    line(s.view().node(rows[i]).id, s.owned()[rows[i]], s.slots()[rows[i]], share_of(rows[i]),
+         s.view().share(rows[i]));
   }
   line("total", s.read(), total_slots, s.read().keys ? 1.0 : 0.0, 1.0);
+  if (!ratios.empty()) {
+    // ratios is sorted high to low: quantile q is at (1 - q) of the way.
+    auto q = [&](double f) { return ratios[static_cast<std::size_t>((1.0 - f) * (ratios.size() - 1) + 0.5)]; };
+    out += fmt::format("share ratio over {} nodes: min {:.3f}  p1 {:.3f}  p10 {:.3f}  median {:.3f}  "
+                       "p90 {:.3f}  p99 {:.3f}  max {:.3f}\n",
+                       n_nodes, q(0), q(0.01), q(0.1), q(0.5), q(0.9), q(0.99), q(1));
+  }
   out += fmt::format("peak-to-mean {:.4f}{}\n", s.peak_to_mean(),
                      s.partial_keys() ? fmt::format("  partial keys {}", s.partial_keys()) : "");
   return out;

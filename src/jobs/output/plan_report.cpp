@@ -164,6 +164,38 @@ std::string summary_text(const PlanSummary& s) {
   return out;
 }
 
+namespace {
+
+// Beyond this many nodes a bar per node is unreadable (and wider than 2000 px): the chart
+// shows the nodes with the most moves, and the load as a distribution.
+constexpr std::size_t kMaxNodeBars = 24;
+constexpr std::size_t kLoadBins = 20;
+
+// Node counts per bin of keys, kLoadBins equal bins over [0, the largest load of either
+// view]: a node a view does not hold counts with 0 keys.
+void load_distribution(const PlanSummary& s, svg::BarPanel& load, svg::Series& before,
+                       svg::Series& after) {
+  std::uint64_t most = 1;
+  for (const NodeFlow& f : s.nodes) most = std::max({most, f.before.keys, f.after.keys});
+  const double width = static_cast<double>(most) / kLoadBins;
+  before.values.assign(kLoadBins, 0.0);
+  after.values.assign(kLoadBins, 0.0);
+  auto bin = [&](std::uint64_t keys) {
+    return std::min<std::size_t>(kLoadBins - 1, static_cast<std::size_t>(static_cast<double>(keys) / width));
+  };
+  for (const NodeFlow& f : s.nodes) {
+    before.values[bin(f.before.keys)] += 1;
+    after.values[bin(f.after.keys)] += 1;
+  }
+  for (std::size_t b = 0; b < kLoadBins; ++b)
+    load.categories.push_back(fmt::format("{:.0f}", width * static_cast<double>(b)));
+  load.title = fmt::format("Nodes by load ({} nodes; bins of {:.0f})", s.nodes.size(), width);
+  load.x_label = "load from (keys or slots)";
+  load.y_label = "nodes";
+}
+
+}  // namespace
+
 std::string plan_svg(const PlanSummary& s) {
   svg::BarPanel flows;
   flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
@@ -175,13 +207,26 @@ std::string plan_svg(const PlanSummary& s) {
   load.x_label = "node";
   load.y_label = flows.y_label;
   svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
-  for (const NodeFlow& f : s.nodes) {
-    flows.categories.push_back(f.id);
-    load.categories.push_back(f.id);
-    in.values.push_back(static_cast<double>(f.in.keys));
-    out.values.push_back(static_cast<double>(f.out.keys));
-    before.values.push_back(static_cast<double>(f.before.keys));
-    after.values.push_back(static_cast<double>(f.after.keys));
+  std::vector<const NodeFlow*> shown;
+  for (const NodeFlow& f : s.nodes) shown.push_back(&f);
+  const bool many = s.nodes.size() > kMaxNodeBars;
+  if (many) {
+    std::stable_sort(shown.begin(), shown.end(), [](const NodeFlow* a, const NodeFlow* b) {
+      return a->in.keys + a->out.keys > b->in.keys + b->out.keys;
+    });
+    shown.resize(kMaxNodeBars);
+    flows.title += fmt::format(" (the {} nodes with the most moves, of {})", kMaxNodeBars,
+                               s.nodes.size());
+    load_distribution(s, load, before, after);
+  }
+  for (const NodeFlow* f : shown) {
+    flows.categories.push_back(f->id);
+    in.values.push_back(static_cast<double>(f->in.keys));
+    out.values.push_back(static_cast<double>(f->out.keys));
+    if (many) continue;
+    load.categories.push_back(f->id);
+    before.values.push_back(static_cast<double>(f->before.keys));
+    after.values.push_back(static_cast<double>(f->after.keys));
   }
   flows.series = {in, out};
   load.series = {before, after};
