@@ -90,6 +90,10 @@ struct KeyInput {
   std::string path;                 // "-": stdin
   std::optional<KeyFormat> format;  // default: from the file name
   std::size_t chunk_keys = kDefaultChunkKeys;
+
+  // The format asked for, else the one the name implies. The name rule runs only when no
+  // format was given: it refuses JSON-looking names that --keys-format lines allows.
+  KeyFormat resolved_format() const { return format ? *format : key_format_for(path); }
 };
 
 }  // namespace hrw

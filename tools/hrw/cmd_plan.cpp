@@ -54,7 +54,7 @@ ClusterView load_view(const std::string& path, const PlanArgs& a) {
 // allow it) and the threads take chunks in parallel.
 int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
   const KeyInput in = a.bulk.key_input();
-  KeySource source(in.path, in.format ? *in.format : key_format_for(in.path));
+  KeySource source(in.path, in.resolved_format());
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
   PlaceOptions options = a.bulk.place_options();

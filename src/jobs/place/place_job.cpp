@@ -9,16 +9,10 @@
 
 namespace hrw {
 
-namespace {
-
-KeyFormat format_of(const KeyInput& in) { return in.format ? *in.format : key_format_for(in.path); }
-
-}  // namespace
-
 PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_bytes,
                      bool& has_requests) {
   validate_request(view, job.place);
-  KeySource source(job.keys.path, format_of(job.keys));
+  KeySource source(job.keys.path, job.keys.resolved_format());
   has_bytes = source.has_bytes();
   has_requests = source.has_requests();
   AtomicFile out(job.out);

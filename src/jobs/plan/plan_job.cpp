@@ -14,12 +14,6 @@ namespace hrw {
 
 namespace {
 
-KeyFormat format_of(const KeyInput& in) { return in.format ? *in.format : key_format_for(in.path); }
-
-}  // namespace
-
-namespace {
-
 // Streams a plan from `from` to `to`; the moves go to `sink(plan)` (none when it returns
 // null), `after_chunk` runs after each chunk in input order.
 PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySource& source,
@@ -45,7 +39,7 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
 
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
                          const PlaceOptions& place) {
-  KeySource source(keys.path, format_of(keys));
+  KeySource source(keys.path, keys.resolved_format());
   return stream_plan(from, to, source, {place, keys.chunk_keys}, 1,
                      [](const PlanBuilder&) { return nullptr; }, {});
 }
@@ -53,7 +47,7 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   validate_request(from, job.place);
   validate_request(to, job.place);
-  KeySource source(job.keys.path, format_of(job.keys));
+  KeySource source(job.keys.path, job.keys.resolved_format());
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
                                  source.name()));
