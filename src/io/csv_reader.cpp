@@ -1,5 +1,7 @@
 #include "csv_reader.hpp"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
@@ -91,6 +93,17 @@ bool CsvReader::read_quoted(std::string& f) {
 void CsvReader::record_too_long() const {
   throw InputError(fmt::format("{}: line {}: a record longer than the {} MiB limit", in_.name(),
                                record_line_, kMaxKeyBytes >> 20));
+}
+
+std::uint64_t parse_count(const std::string& cell, const char* column, const std::string& name,
+                          std::uint64_t line) {
+  std::uint64_t value = 0;
+  const char* end = cell.data() + cell.size();
+  auto [ptr, ec] = std::from_chars(cell.data(), end, value);
+  if (cell.empty() || ec != std::errc() || ptr != end)
+    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got {}", name,
+                                 line, column, quote_for_message(cell)));
+  return value;
 }
 
 }  // namespace hrw::io

@@ -36,4 +36,10 @@ class CsvReader {
   std::uint64_t record_line_ = 1;
 };
 
+// A bytes/requests cell as a count: digits only, fitting 64 bits. InputError
+// "NAME: line L: COLUMN must be a non-negative integer, got "CELL"" otherwise. Shared by
+// the keys reader and the placement reader, so both accept and word the same.
+std::uint64_t parse_count(const std::string& cell, const char* column, const std::string& name,
+                          std::uint64_t line);
+
 }  // namespace hrw::io

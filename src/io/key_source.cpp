@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -73,17 +72,6 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   return cols;
 }
 
-std::uint64_t parse_count(const std::string& text, const char* column, const std::string& name,
-                          std::uint64_t line) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got {}", name,
-                                 line, column, quote_for_message(text)));
-  return value;
-}
-
 }  // namespace
 
 struct KeySource::Impl {
@@ -103,7 +91,7 @@ struct KeySource::Impl {
   void next_lines(KeyChunk& chunk, std::size_t max_keys);
   std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
                           std::uint64_t line) const {
-    const std::uint64_t value = parse_count(cell, column, in.name(), line);
+    const std::uint64_t value = io::parse_count(cell, column, in.name(), line);
     if (__builtin_add_overflow(sum, value, &sum))
       throw InputError(fmt::format("{}: line {}: the {} column adds up to more than 2^64 - 1",
                                    in.name(), line, column));

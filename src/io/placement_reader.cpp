@@ -88,14 +88,7 @@ std::uint32_t PlacementReader::holder(const std::string& id) {
 }
 
 std::uint64_t PlacementReader::count(std::size_t col, const char* what) const {
-  const std::string& text = csv_->field(col);
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(fmt::format("{}: line {}: {} must be a non-negative integer, got \"{}\"", name_,
-                                 csv_->record_line(), what, text));
-  return value;
+  return parse_count(csv_->field(col), what, name_, csv_->record_line());
 }
 
 bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
