@@ -1,11 +1,14 @@
-// Random cluster views for the plan tests: a base view and random changes of it.
+// Random cluster views for the plan tests (a base view and random changes of it), and the
+// reference's holders of a key.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "hrw/cluster_view.hpp"
+#include "hrw/reference.hpp"
 
 namespace hrw::test {
 
@@ -48,6 +51,16 @@ inline ClusterSpec mutate(ClusterSpec s, std::mt19937_64& rng, int changes) {
     }
   }
   return s;
+}
+
+// The reference's replica set of a key as ids (a distinct walk allows partial results).
+inline std::vector<std::string> holders(const ClusterView& v, const std::string& key, std::uint32_t r,
+                                 const std::string& label) {
+  const std::vector<std::uint32_t> nodes =
+      label.empty() ? reference::top_r(v, key, r) : reference::top_r_distinct(v, key, r, label, true).nodes;
+  std::vector<std::string> ids;
+  for (auto n : nodes) ids.push_back(v.node(n).id);
+  return ids;
 }
 
 }  // namespace hrw::test

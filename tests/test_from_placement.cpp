@@ -18,17 +18,9 @@
 #include "test_support_bulk.hpp"
 
 using namespace hrw;
+using hrw::test::holders;
 
 namespace {
-
-std::vector<std::string> holders(const ClusterView& v, const std::string& key, std::uint32_t r,
-                                 const std::string& label) {
-  const std::vector<std::uint32_t> nodes =
-      label.empty() ? reference::top_r(v, key, r) : reference::top_r_distinct(v, key, r, label, true).nodes;
-  std::vector<std::string> ids;
-  for (auto n : nodes) ids.push_back(v.node(n).id);
-  return ids;
-}
 
 std::string header(std::uint32_t r) {
   if (r == 1) return "key,owner,bytes";
