@@ -1,13 +1,18 @@
 #include "cli_runner.hpp"
 
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace hrw::test {
 
@@ -73,6 +78,55 @@ CliResult run_hrw(const std::vector<std::string>& args, const std::string& input
   r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+std::vector<std::string> names(const std::string& dir) {
+  std::vector<std::string> out;
+  for (auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
+                                 const std::string& out, int sig, bool ignored_at_start) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
+  std::vector<std::string> argv = split_words(HRW_CLI_EMULATOR);
+  for (std::string s : {std::string(HRW_CLI_PATH), std::string("plan"), std::string("--from"), from,
+                        std::string("--to"), to, std::string("--keys"), std::string("-"),
+                        std::string("--chunk-size"), std::string("100"), std::string("--out"), out})
+    argv.push_back(s);
+  std::vector<char*> cargv;
+  for (auto& s : argv) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    if (ignored_at_start) ::signal(sig, SIG_IGN);
+    dup2(pipe_fds[0], 0);
+    close(pipe_fds[1]);
+    const int null = open("/dev/null", O_WRONLY);  // read side only: stderr discarded
+    dup2(null, 2);
+    execvp(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(pipe_fds[0]);
+  std::string keys;
+  for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";
+  SignalledRun run;
+  if (write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())) {
+    for (int i = 0; i < 600 && !run.mid_way; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      run.mid_way = std::filesystem::exists(out) && names(out).size() == 2;
+    }
+  }
+  kill(pid, sig);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  close(pipe_fds[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status) + 1000;
+  return run;
 }
 
 }  // namespace hrw::test

@@ -33,4 +33,17 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+// The names in a folder, sorted.
+std::vector<std::string> names(const std::string& dir);
+
+// Starts `hrw plan --from FROM --to TO --keys - --chunk-size 100 --out OUT` fed through a
+// pipe, waits (up to 30 s) until its two temp files exist, sends `sig`, then closes the
+// pipe and waits for it. `ignored_at_start`: the signal is ignored in hrw's parent (nohup).
+struct SignalledRun {
+  bool mid_way = false;  // the temp files existed when the signal was sent
+  int exit_code = -1;    // the exit status; 1000 + 128 + signal when a signal killed it
+};
+SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
+                                 const std::string& out, int sig, bool ignored_at_start);
+
 }  // namespace hrw::test

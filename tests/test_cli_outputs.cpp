@@ -23,6 +23,7 @@
 #include "hrw/atomic_file.hpp"
 
 using hrw::test::read_file;
+using hrw::test::names;
 using hrw::test::run_hrw;
 using hrw::test::TempDir;
 using Catch::Matchers::Contains;
@@ -46,13 +47,6 @@ bool is_char_device(const std::string& p) {
 }
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
-
-std::vector<std::string> names(const std::string& dir) {
-  std::vector<std::string> out;
-  for (auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // Runs `hrw ARGS` through sh with the redirections given; returns the exit status.
 int run_shell(const std::string& args, const std::string& redirections) {
@@ -221,59 +215,14 @@ TEST_CASE("outputs: temp files of a dead run are removed, a live run's kept", "[
   CHECK(names(out) == std::vector<std::string>{live, "moves.csv", "summary.json"});
 }
 
-namespace {
-
-// Starts `hrw plan --keys -` fed through a pipe, waits until its temp files exist, sends
-// `sig`, then closes the pipe. `ignored`: the signal is ignored in hrw's parent (nohup).
-int signal_mid_run(const Fixture& f, const std::string& out, int sig, bool ignored) {
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  std::istringstream emulator(HRW_CLI_EMULATOR);
-  std::vector<std::string> argv;
-  for (std::string w; emulator >> w;) argv.push_back(w);
-  for (std::string s : {std::string(HRW_CLI_PATH), std::string("plan"), std::string("--from"), f.view,
-                        std::string("--to"), f.view2, std::string("--keys"), std::string("-"),
-                        std::string("--chunk-size"), std::string("100"), std::string("--out"), out})
-    argv.push_back(s);
-  std::vector<char*> cargv;
-  for (auto& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    if (ignored) ::signal(sig, SIG_IGN);
-    dup2(pipe_fds[0], 0);
-    close(pipe_fds[1]);
-    const int null = open("/dev/null", O_WRONLY);  // read side only: stderr discarded
-    dup2(null, 2);
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
-  close(pipe_fds[0]);
-  std::string keys;
-  for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";
-  REQUIRE(write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
-  bool mid_way = false;
-  for (int i = 0; i < 600 && !mid_way; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    mid_way = fs::exists(out) && names(out).size() == 2;
-  }
-  CHECK(mid_way);
-  kill(pid, sig);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  close(pipe_fds[1]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status) + 1000;  // +1000: killed
-}
-
-}  // namespace
 
 TEST_CASE("outputs: SIGQUIT and SIGTERM leave no output and no temp file", "[cli][outputs]") {
   Fixture f;
   for (int sig : {SIGQUIT, SIGTERM}) {
     const std::string out = f.dir.file("plan" + std::to_string(sig));
-    CHECK(signal_mid_run(f, out, sig, false) == 128 + sig);
+    const auto run = hrw::test::signal_plan_mid_run(f.view, f.view2, out, sig, false);
+    CHECK(run.mid_way);
+    CHECK(run.exit_code == 128 + sig);
     CHECK(names(out).empty());
   }
 }
@@ -281,7 +230,9 @@ TEST_CASE("outputs: SIGQUIT and SIGTERM leave no output and no temp file", "[cli
 TEST_CASE("outputs: a signal ignored at start (nohup) stays ignored", "[cli][outputs]") {
   Fixture f;
   const std::string out = f.dir.file("plan");
-  CHECK(signal_mid_run(f, out, SIGHUP, true) == 0);
+  const auto run = hrw::test::signal_plan_mid_run(f.view, f.view2, out, SIGHUP, true);
+  CHECK(run.mid_way);
+  CHECK(run.exit_code == 0);
   CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
 }
 

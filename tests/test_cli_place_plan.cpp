@@ -23,6 +23,7 @@
 #include "hrw/reference.hpp"
 #include "test_support_bulk.hpp"
 
+using hrw::test::names;
 using hrw::test::run_hrw;
 using hrw::test::TempDir;
 using Catch::Matchers::Contains;
@@ -47,13 +48,6 @@ std::vector<std::string> ids(const hrw::ClusterView& v, const std::vector<std::u
   std::vector<std::string> out;
   for (auto n : nodes) out.push_back(v.node(n).id);
   out.resize(r);  // partial: empty cells
-  return out;
-}
-
-std::vector<std::string> names(const std::string& dir) {
-  std::vector<std::string> out;
-  for (auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -241,44 +235,9 @@ TEST_CASE("SIGINT mid-run leaves no output and no temp file", "[cli][atomic]") {
   TempDir dir;
   const std::string a = dir.write("a.json", kFrom), b = dir.write("b.json", kTo);
   const std::string out = dir.file("plan");
-  int pipe_fds[2];
-  REQUIRE(pipe(pipe_fds) == 0);
-  std::istringstream emulator(HRW_CLI_EMULATOR);
-  std::vector<std::string> argv;
-  for (std::string w; emulator >> w;) argv.push_back(w);
-  for (std::string s : {std::string(HRW_CLI_PATH), std::string("plan"), std::string("--from"), a,
-                        std::string("--to"), b, std::string("--keys"), std::string("-"),
-                        std::string("--chunk-size"), std::string("100"), std::string("--out"), out})
-    argv.push_back(s);
-  std::vector<char*> cargv;
-  for (auto& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(pipe_fds[0], 0);
-    close(pipe_fds[1]);
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
-  close(pipe_fds[0]);
   // Keys flow, the run is mid-way (temp files exist), then the operator hits Ctrl-C.
-  std::string keys;
-  for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";
-  REQUIRE(write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
-  bool mid_way = false;
-  for (int i = 0; i < 600 && !mid_way; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    mid_way = std::filesystem::exists(out) && names(out).size() == 2;
-  }
-  CHECK(mid_way);
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(pipe_fds[1]);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
+  const auto run = hrw::test::signal_plan_mid_run(a, b, out, SIGINT, false);
+  CHECK(run.mid_way);
+  CHECK(run.exit_code == 130);
   CHECK(names(out).empty());
 }
