@@ -124,19 +124,22 @@ TEST_CASE("staged plans: impossible or invalid caps exit 2 with one line", "[cli
   const auto ok = test::run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("fine"),
                                  "--max-moved-fraction", "0.3"});
   CHECK(ok.exit_code == 0);
-  for (auto extra : std::vector<std::vector<std::string>>{
-           {"--max-moved-fraction", "0"},
-           {"--max-moved-fraction", "-0.5"},
-           {"--max-moved-fraction", "1.5"},
-           {"--max-moved-fraction", "0.02", "--cap-by", "bytes"},  // a heavy key alone is more
-           {"--max-moved-fraction", "0.001"},                     // less than one key
-           {"--max-moved-fraction", "0.2", "--cap-by", "rows"}}) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--max-moved-fraction", "0"}, "hrw: --max-moved-fraction must be in (0, 1], got 0"},
+      {{"--max-moved-fraction", "-0.5"}, "hrw: --max-moved-fraction must be in (0, 1], got -0.5"},
+      {{"--max-moved-fraction", "1.5"}, "hrw: --max-moved-fraction must be in (0, 1], got 1.5"},
+      {{"--max-moved-fraction", "0.02", "--cap-by", "bytes"},  // a heavy key alone is more
+       "hrw: no step moves at most 0.02 of the bytes"},
+      {{"--max-moved-fraction", "0.001"}, "hrw: no step moves at most 0.001 of the keys"},  // less than one key
+      {{"--max-moved-fraction", "0.2", "--cap-by", "rows"}, "hrw: --cap-by: rows not in {keys,bytes}"}};
+  for (const auto& [extra, message] : cases) {
     std::vector<std::string> cmd = {"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("s")};
     cmd.insert(cmd.end(), extra.begin(), extra.end());
     const auto res = test::run_hrw(cmd);
-    INFO(extra[1]);
+    INFO(extra[1] << ": " << res.err);
     CHECK(res.exit_code == 2);
     CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+    CHECK(res.err.find(message) != std::string::npos);
   }
   CHECK_FALSE(std::filesystem::exists(dir.file("s/summary.json")));
 }
