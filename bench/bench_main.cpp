@@ -2,11 +2,13 @@
 // Highway target, forced in turn), of the SCALAR_MIX64 baseline, and the multiply bound.
 // Names: <family>/<ENGINE>/<hash>/<weighting>/R<r>[-zone]/t<threads>/<ids>/<N>
 // (README.md). items = keys x nodes per iteration, so items_per_second = pair-scores/s.
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -87,12 +89,12 @@ void run_place(benchmark::State& st, const Case& c) {
   opt.threads = c.threads;
   opt.engine = c.kind == Kind::reference ? Engine::reference : Engine::simd;
 
+  std::optional<ScopedTarget> on;  // restores detection when the case ends, however it ends
   if (c.kind == Kind::simd) {
-    force_target(c.target_bits);
+    on.emplace(c.target_bits);
     const SimdTarget active = active_target();
     if (active.bits != c.target_bits) {
       st.SkipWithError(("force_target did not take: active target is " + active.name).c_str());
-      force_target(0);
       return;
     }
     // Same bits as the reference, or the speed means nothing.
@@ -104,7 +106,6 @@ void run_place(benchmark::State& st, const Case& c) {
     const Placement got = place(v, sample, opt);
     if (got.nodes != want.nodes) {
       st.SkipWithError("result differs from the scalar reference");
-      force_target(0);
       return;
     }
   }
@@ -123,7 +124,6 @@ void run_place(benchmark::State& st, const Case& c) {
   if (c.kind == Kind::simd) {
     st.counters["lane_muls_per_pair"] = lane_muls_per_pair(v);
     st.SetLabel(active_target().name);
-    force_target(0);
   }
 }
 
@@ -133,10 +133,9 @@ void run_kernel(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
   const ClusterView& v = view(n, c.ids, c.weighted, c.hash);
   const KeyBatch& batch = keys(c.keys);
-  force_target(c.target_bits);
+  const ScopedTarget on(c.target_bits);  // restores detection when the case ends
   if (active_target().bits != c.target_bits) {
     st.SkipWithError("force_target did not take");
-    force_target(0);
     return;
   }
   const kernels::KernelPlan plan = kernels::compile_plan({&v}, PlaceOptions{});
@@ -163,7 +162,6 @@ void run_kernel(benchmark::State& st, const Case& c) {
   st.counters["pairs_per_iteration"] = static_cast<double>(batch.size()) * n;
   st.counters["lane_muls_per_pair"] = lane_muls_per_pair(v);
   st.SetLabel(active_target().name);
-  force_target(0);
 }
 
 // hrw plan's placement step: the keys placed in a 100-node and a 101-node view (one node
@@ -175,10 +173,9 @@ void run_plan(benchmark::State& st, const Case& c) {
   const ClusterView& a = view(kPlanFrom, c.ids, c.weighted, c.hash);
   const ClusterView& b = view(kPlanTo, c.ids, c.weighted, c.hash);
   const KeyBatch& batch = keys(c.keys);
-  force_target(c.target_bits);
+  const ScopedTarget on(c.target_bits);  // restores detection when the case ends
   if (active_target().bits != c.target_bits) {
     st.SkipWithError("force_target did not take");
-    force_target(0);
     return;
   }
   PlaceOptions opt;
@@ -187,7 +184,6 @@ void run_plan(benchmark::State& st, const Case& c) {
   const PairPlacer pair(a, b, opt);
   if (!pair.fused()) {
     st.SkipWithError("the views do not fuse");
-    force_target(0);
     return;
   }
   // Same bits as two reference placements, or the speed means nothing.
@@ -198,7 +194,6 @@ void run_plan(benchmark::State& st, const Case& c) {
   pair.place(sample, pa, pb);
   if (pa.nodes != place(a, sample, ref_opt).nodes || pb.nodes != place(b, sample, ref_opt).nodes) {
     st.SkipWithError("result differs from the scalar reference");
-    force_target(0);
     return;
   }
   pair.place(batch, pa, pb);  // warm-up
@@ -213,7 +208,6 @@ void run_plan(benchmark::State& st, const Case& c) {
   st.counters["keys_per_iteration"] = keys_per_iteration;
   st.counters["pairs_per_iteration"] = keys_per_iteration * kPlanTo;  // the union's 101 ids
   st.SetLabel(active_target().name);
-  force_target(0);
 }
 
 void run_mix64(benchmark::State& st, const Case& c) {
