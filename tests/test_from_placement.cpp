@@ -141,6 +141,11 @@ TEST_CASE("bad placement files: one line naming the file and line, exit 2", "[cl
       {"key,owner\nx,\n", "no owner"},
       {"key,replica_1,replica_2\nx,a,a\n", "twice"},
       {"key,owner,bytes\nx,a,-1\n", "bytes must be a non-negative integer"},
+      // Keys, ids and column names are quoted by the one rule of every message.
+      {"key,owner\n\"a\nb\",a\n\"a\nb\",b\n", "line 4: key \"a\\nb\" is listed twice (first on line 2)"},
+      {"key,owner\n" + std::string(200, 'k') + ",a\n" + std::string(200, 'k') + ",b\n",
+       "key \"" + std::string(64, 'k')},
+      {"key,replica_1,replica_2\nx,\"n\x01\",\"n\x01\"\n", "node \"n\\x01\" holds the key twice"},
   };
   for (std::size_t c = 1; c < cases.size(); ++c) {
     const std::string file = dir.write("p" + std::to_string(c) + ".csv", cases[c].first);

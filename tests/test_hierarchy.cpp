@@ -71,6 +71,8 @@ TEST_CASE("hierarchy refusals name the node, the label or the level", "[hierarch
     CHECK(e.setting() == Setting::distinct_label);
     CHECK_THAT(e.what(), Contains("\"rack\" is not a level of the hierarchy of h.json (zone)"));
   }
+  o.distinct_label = "ra\nck";
+  CHECK_THROWS_WITH(validate_request(v, o), Contains("\"ra\\nck\" is not a level of the hierarchy"));
   o.distinct_label = "zone";
   o.replicas = 2;
   CHECK_NOTHROW(validate_request(v, o));

@@ -89,6 +89,8 @@ TEST_CASE("unknown and unsupported target names are InputErrors listing the vali
     CHECK_THAT(e.what(), Contains("unknown SIMD target \"AVX9\"") &&
                              Contains(hrw::compiled_targets().front().name));
   }
+  // The name is quoted by the one rule of every message: no raw control bytes.
+  CHECK_THROWS_WITH(hrw::force_target(std::string_view("a\nb")), Contains("unknown SIMD target \"a\\nb\""));
   const auto runnable = hrw::runnable_targets();
   for (const hrw::SimdTarget& t : hrw::compiled_targets()) {
     bool runs = false;

@@ -20,9 +20,9 @@ void validate_request(const ClusterView& view, const PlaceOptions& options) {
     std::string levels;
     for (const std::string& l : h->labels()) levels += (levels.empty() ? "" : ", ") + l;
     throw InputError(Setting::distinct_label,
-                     fmt::format(" \"{}\" is not a level of the hierarchy of {} ({}): with a "
+                     fmt::format(" {} is not a level of the hierarchy of {} ({}): with a "
                                  "hierarchy, failure domains are its buckets",
-                                 options.distinct_label, view.source(), levels));
+                                 quote_for_message(options.distinct_label), view.source(), levels));
   }
   if (options.distinct_label.empty() || options.allow_partial) return;
   const std::uint32_t domains = view.domain_count(options.distinct_label);

@@ -48,7 +48,7 @@ SimdTarget force_target(std::string_view name) {
                                    "(runnable here: {})",
                                    t.name, names(runnable)));
   throw InputError(fmt::format("unknown SIMD target {} (compiled in: {}; or auto)",
-                               fmt::format("\"{}\"", name), names(compiled_targets())));
+                               quote_for_message(name), names(compiled_targets())));
 }
 
 ScopedTarget::ScopedTarget(std::int64_t bits) : previous_(forced_target()) {

@@ -54,12 +54,12 @@ PlacementReader::PlacementReader(const std::string& path, std::optional<std::uin
     else if (f == "bytes") slot = &bytes_col_;
     else if (f == "requests") slot = &requests_col_;
     else if (auto rank = replica_rank(f)) {
-      if (*rank > 4096) throw InputError(fmt::format("{}: line 1: column \"{}\": too many replicas", name_, f));
+      if (*rank > 4096) throw InputError(fmt::format("{}: line 1: column {}: too many replicas", name_, quote_for_message(f)));
       if (ranked.size() < *rank) ranked.resize(*rank, kNone);
       slot = &ranked[*rank - 1];
     }
     if (!slot) continue;  // other columns are ignored
-    if (*slot != kNone) throw InputError(fmt::format("{}: line 1: column \"{}\" appears twice", name_, f));
+    if (*slot != kNone) throw InputError(fmt::format("{}: line 1: column {} appears twice", name_, quote_for_message(f)));
     *slot = c;
   }
   if (key_col_ == kNone) throw InputError(fmt::format("{}: line 1: the placement header has no \"key\" column", name_));
@@ -116,7 +116,7 @@ bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
         throw InputError(fmt::format("{}: line {}: replica_{} follows an empty replica", name_, line, r + 1));
       const std::uint32_t h = holder(id);
       if (std::find(holders.end() - r, holders.end(), h) != holders.end())
-        throw InputError(fmt::format("{}: line {}: node \"{}\" holds the key twice", name_, line, id));
+        throw InputError(fmt::format("{}: line {}: node {} holds the key twice", name_, line, quote_for_message(id)));
       holders.push_back(h);
     }
     chunk.keys.add(csv_->field(key_col_));
@@ -192,12 +192,8 @@ void DuplicateKeys::check(const std::string& name) {
       }
   }
   if (!worst) return;
-  // One line whatever the key holds: control bytes are shown as \xNN.
-  std::string shown;
-  for (unsigned char c : worst_key)
-    shown += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
-  throw InputError(fmt::format("{}: line {}: key \"{}\" is listed twice (first on line {})", name,
-                               worst->first, shown, worst->second));
+  throw InputError(fmt::format("{}: line {}: key {} is listed twice (first on line {})", name,
+                               worst->first, quote_for_message(worst_key), worst->second));
 }
 
 }  // namespace hrw::io

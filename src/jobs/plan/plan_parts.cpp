@@ -199,7 +199,7 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
     for (std::size_t u = 0; u < total.nodes.size(); ++u) {
       NodeFlow& f = total.nodes[u];
       const NodeFlow& g = part.nodes[u];
-      if (g.id != f.id && g.id != shown_id(f.id)) refuse(fmt::format("node {} is not \"{}\"", u, f.id));
+      if (g.id != f.id && g.id != shown_id(f.id)) refuse(fmt::format("node {} is not {}", u, quote_for_message(f.id)));
       f.before += g.before, f.after += g.after, f.in += g.in, f.out += g.out, f.stayed += g.stayed;
     }
   }
