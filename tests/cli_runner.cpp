@@ -87,6 +87,15 @@ std::vector<std::string> names(const std::string& dir) {
   return out;
 }
 
+std::string plan_build_dir(const std::string& out) {
+  const std::filesystem::path p(out);
+  const std::string prefix = "." + p.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(p.parent_path(), ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0 && e.is_directory()) return e.path().string();
+  return "";
+}
+
 SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
                                  const std::string& out, int sig, bool ignored_at_start) {
   int pipe_fds[2];
@@ -117,7 +126,8 @@ SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
   if (write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())) {
     for (int i = 0; i < 600 && !run.mid_way; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      run.mid_way = std::filesystem::exists(out) && names(out).size() == 2;
+      const std::string build = plan_build_dir(out);
+      run.mid_way = !build.empty() && names(build).size() == 2;
     }
   }
   kill(pid, sig);

@@ -36,8 +36,12 @@ std::string read_file(const std::string& path);
 // The names in a folder, sorted.
 std::vector<std::string> names(const std::string& dir);
 
+// The temp tree a plan into OUT is built in, `.NAME.tmp-PID-XXXXXX` beside it (docs/plan.md,
+// "Publication"), or "" when there is none.
+std::string plan_build_dir(const std::string& out);
+
 // Starts `hrw plan --from FROM --to TO --keys - --chunk-size 100 --out OUT` fed through a
-// pipe, waits (up to 30 s) until its two temp files exist, sends `sig`, then closes the
+// pipe, waits (up to 30 s) until its two temp files exist (in plan_build_dir(OUT)), sends `sig`, then closes the
 // pipe and waits for it. `ignored_at_start`: the signal is ignored in hrw's parent (nohup).
 struct SignalledRun {
   bool mid_way = false;  // the temp files existed when the signal was sent

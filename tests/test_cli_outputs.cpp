@@ -224,6 +224,7 @@ TEST_CASE("outputs: SIGQUIT and SIGTERM leave no output and no temp file", "[cli
     CHECK(run.mid_way);
     CHECK(run.exit_code == 128 + sig);
     CHECK(names(out).empty());
+    CHECK(hrw::test::plan_build_dir(out).empty());
   }
 }
 
@@ -234,6 +235,7 @@ TEST_CASE("outputs: a signal ignored at start (nohup) stays ignored", "[cli][out
   CHECK(run.mid_way);
   CHECK(run.exit_code == 0);
   CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(hrw::test::plan_build_dir(out).empty());
 }
 
 TEST_CASE("the library installs no signal handler", "[outputs]") {

@@ -8,10 +8,8 @@ Views travel to the workers once per task graph: each view is one named key of t
 (dask.delayed of the view, which pickles as its validated spec), and every partition's task
 depends on that key, so a worker receives it once however many partitions it runs.
 """
-import glob
 import json
 import os
-import re
 import warnings
 
 import dask
@@ -92,6 +90,10 @@ def place(ddf, view, column="key", replicas=1, distinct=None, partial=False, thr
 #    batch numbers continuing from the rows before it (the rows of the moved keys are the
 #    partition's rows: keys that stay produce none);
 # then the summaries are merged: integer counts added, batches and fractions computed once.
+# The whole folder is one publication, as the CLI's (docs/plan.md, "Publication"): the
+# partitions write into the fresh temp sibling of a locked _PlanFolder, and only when every
+# partition and the merge succeeded is that tree swapped in; otherwise it is removed and
+# the old folder stays exactly as it was.
 
 def _part_options(o):
     return dict(replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
@@ -116,11 +118,10 @@ def _first_rows(summaries):
     return [sum(rows[:i]) for i in range(len(rows))]
 
 
-def _write_atomic(path, data):
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "wb") as f:
+def _write_file(path, data):
+    # Inside the unpublished tree: no temp name needed (publish() syncs every file).
+    with open(path, "wb") as f:
         f.write(data)
-    os.replace(tmp, path)
 
 
 def _write_part(moved, view_a, view_b, first_rows, index, path, o):
@@ -128,7 +129,7 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
     _, _, rows = _hrw._plan_part(view_a, view_b, keys, **loads, first_row=first_rows[index],
                                  rows=True, **_part_options(o))
     header = _hrw._moves_header(bytes="bytes" in loads, requests="requests" in loads)
-    _write_atomic(path, header + rows)
+    _write_file(path, header + rows)
     return path
 
 
@@ -158,21 +159,20 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     warning = _hrw._incompatibility_warning(view_a, view_b)
     if warning:
         warnings.warn(warning, stacklevel=2)
-    os.makedirs(out, exist_ok=True)
-
-    va, vb = _shipped(view_a), _shipped(view_b)
-    parts = ddf.to_delayed()
-    counted = [dask.delayed(_count_part, nout=2)(p, va, vb, o) for p in parts]
-    summaries = [c[0] for c in counted]
-    first_rows = dask.delayed(_first_rows)(summaries)
-    paths = [os.path.join(out, f"moves-{i:05d}.csv") for i in range(len(parts))]
-    written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i, paths[i], o)
-               for i, c in enumerate(counted)]
-    summary = dask.delayed(_merge)(va, vb, o, summaries, written).compute()
-
-    # Files of an earlier plan with more partitions would read as part of this one.
-    for stale in glob.glob(os.path.join(out, "moves-*.csv")):
-        if re.fullmatch(r"moves-\d{5,}\.csv", os.path.basename(stale)) and stale not in paths:
-            os.remove(stale)
-    _write_atomic(os.path.join(out, "summary.json"), summary.encode())
+    folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not a plan's
+    try:
+        build = folder.build
+        va, vb = _shipped(view_a), _shipped(view_b)
+        parts = ddf.to_delayed()
+        counted = [dask.delayed(_count_part, nout=2)(p, va, vb, o) for p in parts]
+        summaries = [c[0] for c in counted]
+        first_rows = dask.delayed(_first_rows)(summaries)
+        paths = [os.path.join(build, f"moves-{i:05d}.csv") for i in range(len(parts))]
+        written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i, paths[i], o)
+                   for i, c in enumerate(counted)]
+        summary = dask.delayed(_merge)(va, vb, o, summaries, written).compute()
+        _write_file(os.path.join(build, "summary.json"), summary.encode())
+        folder.publish()
+    finally:
+        folder.close()
     return json.loads(summary)

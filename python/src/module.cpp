@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "hrw/placement.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/output.hpp"
+#include "hrw/plan_folder.hpp"
 #include "hrw/plan_parts.hpp"
 #include "hrw/select.hpp"
 #include "hrw/version.hpp"
@@ -145,9 +147,27 @@ double batch_seconds(const ViewPtr& view, py::handle keys, long long replicas, u
   return best;
 }
 
+// A plan folder held from Python (hrw.dask.plan): the C++ publication, lock included.
+struct PyPlanFolder {
+  std::unique_ptr<PlanFolder> folder;
+  PlanFolder& get() {
+    if (!folder) throw py::value_error("the plan folder is closed");
+    return *folder;
+  }
+};
+
 }  // namespace
 
 void bind_functions(py::module_& m) {
+  py::class_<PyPlanFolder>(m, "_PlanFolder")
+      .def(py::init([](const std::string& dir) { return PyPlanFolder{std::make_unique<PlanFolder>(dir)}; }),
+           py::arg("dir"))
+      .def_property_readonly("build", [](PyPlanFolder& f) { return f.get().build(); })
+      .def("publish", [](PyPlanFolder& f) {
+        f.get().publish();
+        f.folder.reset();
+      })
+      .def("close", [](PyPlanFolder& f) { f.folder.reset(); });
   m.attr("__version__") = HRW_VERSION;
   m.attr("NO_NODE") = kNoNode;
   m.def("place", &place, py::arg("view"), py::arg("keys"), py::kw_only(), py::arg("replicas") = 1,

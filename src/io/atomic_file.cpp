@@ -20,6 +20,7 @@
 
 #include "hrw/errors.hpp"
 #include "output_target.hpp"
+#include "temp_registry.hpp"
 
 namespace hrw {
 
@@ -32,6 +33,10 @@ constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 constexpr int kMaxTempFiles = 64;
 char g_paths[kMaxTempFiles][PATH_MAX];
 std::atomic<bool> g_used[kMaxTempFiles];
+// Temp folders (PlanFolder's trees), removed after the files.
+constexpr int kMaxTempTrees = 8;
+char g_trees[kMaxTempTrees][PATH_MAX];
+std::atomic<bool> g_tree_used[kMaxTempTrees];
 std::mutex g_table_mutex;  // registration only, never taken by the signal path
 
 // Who owns the temp files right now: nobody, commit_all (renaming), or a signal handler
@@ -48,6 +53,31 @@ int register_temp(const std::string& path) {
     return i;
   }
   throw std::runtime_error("too many temporary output files open at once");
+}
+
+void remove_tree_at(int parent, const char* name, int depth) noexcept {
+  if (::unlinkat(parent, name, 0) == 0 || (errno != EISDIR && errno != EPERM)) return;
+  const int fd = ::openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  // Entries are removed while the folder is read: read it again from the start until a
+  // pass removes nothing (getdents64 is a system call: no allocation, signal-safe).
+  alignas(8) char buf[4096];
+  for (bool removed = true; removed && depth < 32;) {
+    removed = false;
+    ::lseek(fd, 0, SEEK_SET);
+    for (ssize_t n; (n = ::getdents64(fd, buf, sizeof buf)) > 0;) {
+      for (ssize_t off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
+        off += e->d_reclen;
+        const char* d = e->d_name;
+        if (d[0] == '.' && (d[1] == 0 || (d[1] == '.' && d[2] == 0))) continue;
+        remove_tree_at(fd, d, depth + 1);
+        removed = true;
+      }
+    }
+  }
+  ::close(fd);
+  ::unlinkat(parent, name, AT_REMOVEDIR);
 }
 
 void unregister_temp(int& slot) {
@@ -89,13 +119,8 @@ void remove_stale_temps(const std::string& target) {
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
   while (const dirent* e = ::readdir(d)) {
-    const std::string_view name = e->d_name;
-    if (name.substr(0, prefix.size()) != prefix) continue;
-    char* end = nullptr;
-    const long pid = std::strtol(e->d_name + prefix.size(), &end, 10);
-    if (pid <= 0 || *end != '-' || pid == ::getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    ::unlink((dir + "/" + std::string(name)).c_str());
+    const std::string name = e->d_name;
+    if (io::stale_temp_name(name, prefix)) ::unlink((dir + "/" + name).c_str());
   }
   ::closedir(d);
 }
@@ -116,6 +141,46 @@ struct Backup {
 
 }  // namespace
 
+namespace io {
+
+void remove_tree(const char* path) noexcept { remove_tree_at(AT_FDCWD, path, 0); }
+
+int register_temp_tree(const std::string& path) {
+  std::lock_guard lock(g_table_mutex);
+  for (int i = 0; i < kMaxTempTrees; ++i) {
+    if (g_tree_used[i].load()) continue;
+    std::snprintf(g_trees[i], PATH_MAX, "%s", path.c_str());
+    g_tree_used[i].store(true);
+    return i;
+  }
+  throw std::runtime_error("too many temporary output folders open at once");
+}
+
+void unregister_temp_tree(int& slot) {
+  if (slot >= 0) g_tree_used[slot].store(false);
+  slot = -1;
+}
+
+void begin_publishing() {
+  int expected = kIdle;
+  while (!g_state.compare_exchange_weak(expected, kPublishing)) {
+    if (expected == kRemoving) throw std::runtime_error("interrupted by a signal");
+    expected = kIdle;
+  }
+}
+
+void end_publishing() noexcept { g_state.store(kIdle); }
+
+bool stale_temp_name(const std::string& name, const std::string& prefix) {
+  if (name.compare(0, prefix.size(), prefix) != 0) return false;
+  char* end = nullptr;
+  const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+  if (pid <= 0 || *end != '-' || pid == ::getpid()) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+}  // namespace io
+
 void make_output_dir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -129,6 +194,8 @@ bool remove_temp_files_now() noexcept {
   if (!g_state.compare_exchange_strong(expected, kRemoving)) return expected == kRemoving;
   for (int i = 0; i < kMaxTempFiles; ++i)
     if (g_used[i].load()) ::unlink(g_paths[i]);
+  for (int i = 0; i < kMaxTempTrees; ++i)
+    if (g_tree_used[i].load()) io::remove_tree(g_trees[i]);
   return true;
 }
 
@@ -213,11 +280,7 @@ void commit_all(std::initializer_list<AtomicFile*> files) {
   for (AtomicFile* f : files)
     if (!f->committed_) f->close_checked();
   // ...then the renames, which a signal handler must not interrupt half-way.
-  int expected = kIdle;
-  while (!g_state.compare_exchange_weak(expected, kPublishing)) {
-    if (expected == kRemoving) throw std::runtime_error("interrupted by a signal");
-    expected = kIdle;
-  }
+  io::begin_publishing();
   std::vector<Backup> done;
   try {
     for (AtomicFile* f : files) {

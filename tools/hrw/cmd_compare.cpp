@@ -53,7 +53,9 @@ void write_file(const std::string& path, const std::string& content) {
 }
 
 int run_compare(const CompareArgs& a, bool svg_given) {
-  if (svg_given) check_outputs({{"the report", "-"}, {"--svg", a.svg_file}});
+  std::vector<NamedOutput> outputs = {{"the report", "-"}};
+  if (svg_given) outputs.push_back({"--svg", a.svg_file});
+  check_outputs(outputs, {{"--keys", a.keys_file}, {"--from-cluster", a.from_cluster}, {"--to-cluster", a.to_cluster}});
   const compare::NodeList from = load_view(a.from_cluster, a.from_count, "--from", a.hierarchy);
   const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to", a.hierarchy);
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys

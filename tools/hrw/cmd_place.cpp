@@ -34,7 +34,7 @@ Runner add_place(CLI::App& app) {
   return [args, sub]() -> int {
     std::vector<NamedOutput> outputs = {{"--out", args->out}};
     if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
-    check_outputs(outputs);
+    check_outputs(outputs, {{"--cluster", args->cluster.cluster_file}, {"--keys", args->bulk.keys}});
     const ThreadLimit limit(args->bulk.threads);
     const ClusterView view = args->cluster.load();
     PlaceJob job;

@@ -158,7 +158,10 @@ Runner add_plan(CLI::App& app) {
                                         {"--out", args->out_dir + "/moves.csv"},
                                         {"--out", args->out_dir + "/summary.json"}};
     if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
-    check_outputs(outputs);
+    check_outputs(outputs, {{"--from", args->from},
+                            {"--to", args->to},
+                            {"--keys", args->bulk.keys},
+                            {"--from-placement", args->from_placement}});
     const ThreadLimit limit(args->bulk.threads);
     if (args->from.empty() == args->from_placement.empty())
       throw InputError("plan: give either --from (with --keys) or --from-placement");

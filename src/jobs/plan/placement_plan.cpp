@@ -138,8 +138,9 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
 }  // namespace
 
 PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job) {
-  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits);
-  CurrentPlacement current(job.current, job.out_dir, job.progress);
+  PlanFolder folder(job.out_dir);
+  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits);
+  CurrentPlacement current(job.current, out.dir(), job.progress);
   if (job.limits.max_bytes_per_node && !current.reader().has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the placement",
                                  current.reader().name()));
@@ -148,6 +149,8 @@ PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJo
   };
   PlanSummary summary = plan_current(to, current, job.place, job.batch_size, sink_for, [&] { out.flush(); });
   out.publish(summary);
+  folder.publish();
+  out.publish_outside();
   return summary;
 }
 

@@ -47,11 +47,22 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   validate_request(from, job.place);
   validate_request(to, job.place);
+  PlanFolder folder(job.out_dir);
+  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits);
+  PlanSummary summary = plan_detail::write_plan(from, to, job, out);
+  folder.publish();
+  out.publish_outside();
+  return summary;
+}
+
+PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job,
+                                    PlanOutputs& out) {
+  validate_request(from, job.place);
+  validate_request(to, job.place);
   KeySource source(job.keys.path, job.keys.resolved_format());
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
                                  source.name()));
-  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits);
   PlanSummary summary = stream_plan(
       from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
       [&](const PlanBuilder& plan) {

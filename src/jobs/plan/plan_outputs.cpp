@@ -4,18 +4,22 @@ namespace hrw::plan_detail {
 
 namespace {
 
-std::string prepared_dir(const std::string& dir) {
-  make_output_dir(dir);
-  return dir;
+std::string prepared_dir(const PlanFolder& folder, const std::string& sub) {
+  if (sub.empty()) return folder.build();
+  const std::string dir = folder.file(sub + "/.");
+  return dir.substr(0, dir.size() - 2);
 }
 
 }  // namespace
 
-PlanOutputs::PlanOutputs(const std::string& dir, const std::string& svg, std::uint64_t batch_size,
-                         const ScheduleLimits& limits)
-    : dir_(prepared_dir(dir)), batch_size_(batch_size), limits_(limits), moves_(dir + "/moves.csv"),
-      summary_(dir + "/summary.json") {
-  if (!svg.empty()) svg_.emplace(svg);
+PlanOutputs::PlanOutputs(const PlanFolder& folder, const std::string& sub, const std::string& svg,
+                         std::uint64_t batch_size, const ScheduleLimits& limits)
+    : dir_(prepared_dir(folder, sub)), batch_size_(batch_size), limits_(limits), moves_(dir_ + "/moves.csv"),
+      summary_(dir_ + "/summary.json") {
+  if (svg.empty()) return;
+  const std::string inside = folder.inside(svg);
+  svg_outside_ = inside.empty();
+  svg_.emplace(svg_outside_ ? svg : inside);
 }
 
 MoveSink& PlanOutputs::start(const std::vector<std::string>& ids, bool with_bytes, bool with_requests) {
@@ -40,12 +44,16 @@ void PlanOutputs::publish(PlanSummary& summary) {
   }
   flush();
   summary_.write(summary_json(summary));
-  if (svg_) {
-    svg_->write(plan_svg(summary));
+  if (svg_) svg_->write(plan_svg(summary));
+  if (svg_ && !svg_outside_) {
     commit_all({&moves_, &*svg_, &summary_});
   } else {
     commit_all({&moves_, &summary_});
   }
+}
+
+void PlanOutputs::publish_outside() {
+  if (svg_ && svg_outside_) svg_->commit();
 }
 
 }  // namespace hrw::plan_detail

@@ -1,6 +1,8 @@
-// The files of a plan: DIR/moves.csv, DIR/summary.json and the optional SVG. Opened up
-// front, so that an unwritable destination fails before any key is read; published
-// together, after the accounting check, so summary.json never exists without its moves.
+// The files of a plan: moves.csv, summary.json and the optional SVG, written into the
+// PlanFolder's new tree (at `sub`, "" for the folder itself, "steps/01" for a step).
+// Opened up front, so that an unwritable destination fails before any key is read;
+// committed together after the accounting check; the folder is then swapped in as a unit
+// (PlanFolder::publish) and an SVG outside the folder is renamed into place right after.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -9,6 +11,7 @@
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/output.hpp"
+#include "hrw/plan_folder.hpp"
 #include "hrw/plan.hpp"
 #include "plan/scheduled_moves.hpp"
 
@@ -16,8 +19,11 @@ namespace hrw::plan_detail {
 
 class PlanOutputs {
  public:
-  PlanOutputs(const std::string& dir, const std::string& svg, std::uint64_t batch_size,
-              const ScheduleLimits& limits);
+  PlanOutputs(const PlanFolder& folder, const std::string& sub, const std::string& svg,
+              std::uint64_t batch_size, const ScheduleLimits& limits);
+
+  // The folder the files go in (inside the new tree): where spill files go too.
+  const std::string& dir() const { return dir_; }
 
   // Once the union ids are known (PlanBuilder::ids()): writes the header and returns
   // where the moves go, batched rows or (with limits) the schedule's spill.
@@ -25,8 +31,10 @@ class PlanOutputs {
   // Writes the rows made so far (the consume step calls it per chunk).
   void flush();
   // With limits, writes the rounds and fills summary.schedule; then writes summary.json
-  // and the SVG and commits every file at once.
+  // and the SVG and commits the files inside the folder at once.
   void publish(PlanSummary& summary);
+  // After PlanFolder::publish: renames an SVG outside the folder into place.
+  void publish_outside();
 
  private:
   std::string dir_;
@@ -35,10 +43,15 @@ class PlanOutputs {
   AtomicFile moves_;
   AtomicFile summary_;
   std::optional<AtomicFile> svg_;
+  bool svg_outside_ = false;
   std::optional<MoveCsv> csv_;
   std::string rows_;
   std::optional<BatchedMoveRows> batched_;
   std::optional<ScheduledMoves> scheduled_;
 };
+
+// Streams the plan from `from` to `to` of job.keys into `out` and commits its files (the
+// folder's publication is the caller's).
+PlanSummary write_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job, PlanOutputs& out);
 
 }  // namespace hrw::plan_detail

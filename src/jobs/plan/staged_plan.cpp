@@ -24,6 +24,8 @@
 #include "hrw/atomic_file.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
+#include "hrw/plan_folder.hpp"
+#include "plan/plan_outputs.hpp"
 
 namespace hrw {
 
@@ -107,6 +109,9 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     throw InputError(fmt::format("the moved-fraction cap must be in (0, 1], got {}", f));
   if (from.seed() != to.seed() || from.hash() != to.hash())
     throw InputError("a staged plan needs two views that hash keys alike (same seed and hash)");
+  // The whole folder (summary.json and every steps/NN/) is one publication, locked and
+  // checked before any key is read (docs/plan.md, "Publication").
+  PlanFolder folder(job.step.out_dir);
   StagedPlan plan;
   plan.max_moved_fraction = f;
   plan.cap_by = job.cap_by;
@@ -163,29 +168,28 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
   const std::int64_t base_version = std::max(from.version(), to.version());
   for (std::size_t k = 0; k < views.size(); ++k) views[k].version = base_version + static_cast<std::int64_t>(k + 1);
 
-  const std::string steps_dir = base.out_dir + "/steps";
-  make_output_dir(steps_dir);
   std::optional<ClusterView> previous;
   for (std::size_t k = 0; k < views.size(); ++k) {
-    const std::string dir = fmt::format("{}/{:02}", steps_dir, k + 1);
-    make_output_dir(dir);
-    views[k].source = dir + "/view.json";
+    const std::string sub = fmt::format("steps/{:02}", k + 1);
+    views[k].source = fmt::format("{}/{}/view.json", base.out_dir, sub);
     ClusterView view(views[k]);
     PlanJob step = base;
-    step.out_dir = dir;
+    step.out_dir = base.out_dir + "/" + sub;
     step.svg.clear();
     {
-      AtomicFile file(dir + "/view.json");
+      AtomicFile file(folder.file(sub + "/view.json"));
       file.write(cluster_json(views[k]));
       file.commit();
     }
-    PlanSummary s = run_plan(previous ? *previous : from, view, step);
+    plan_detail::PlanOutputs out(folder, sub, "", step.batch_size, step.limits);
+    PlanSummary s = plan_detail::write_plan(previous ? *previous : from, view, step, out);
     plan.steps.push_back({views[k], std::move(s)});
     previous.emplace(std::move(view));
   }
-  AtomicFile summary(base.out_dir + "/summary.json");
+  AtomicFile summary(folder.file("summary.json"));
   summary.write(staged_summary_json(plan));
   summary.commit();
+  folder.publish();
   return plan;
 }
 
