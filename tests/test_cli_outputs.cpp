@@ -207,12 +207,25 @@ TEST_CASE("outputs: temp files of a dead run are removed, a live run's kept", "[
   Fixture f;
   const std::string out = f.dir.file("plan");
   fs::create_directory(out);
-  const std::string dead = ".moves.csv.tmp-2147483647-abcdef";  // beyond any pid_max
-  const std::string live = ".moves.csv.tmp-" + std::to_string(::getpid()) + "-abcdef";
-  f.dir.write("plan/" + dead, "stale");
-  f.dir.write("plan/" + live, "in progress");
+  // Inside the folder: part of the old tree, which the new plan replaces as a whole.
+  f.dir.write("plan/.moves.csv.tmp-2147483647-abcdef", "stale");
+  // Beside it: the temp trees plans are built in (docs/plan.md, "Publication").
+  const std::string dead = ".plan.tmp-2147483647-abcdef";  // beyond any pid_max
+  const std::string live = ".plan.tmp-" + std::to_string(::getpid()) + "-abcdef";
+  fs::create_directories(f.dir.file(dead + "/steps/01"));
+  f.dir.write(dead + "/steps/01/moves.csv", "stale");
+  fs::create_directory(f.dir.file(live));
   REQUIRE(run_hrw(f.plan(out)).exit_code == 0);
-  CHECK(names(out) == std::vector<std::string>{live, "moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(!fs::exists(f.dir.file(dead)));
+  CHECK(fs::exists(f.dir.file(live)));
+  // A single output file's temp files beside it, as before.
+  const std::string stats = f.dir.file("s.json");
+  f.dir.write(".s.json.tmp-2147483647-abcdef", "stale");
+  f.dir.write(".s.json.tmp-" + std::to_string(::getpid()) + "-abcdef", "in progress");
+  REQUIRE(run_hrw(f.place({"--stats", stats, "--out", f.dir.file("o.csv")})).exit_code == 0);
+  CHECK(!fs::exists(f.dir.file(".s.json.tmp-2147483647-abcdef")));
+  CHECK(fs::exists(f.dir.file(".s.json.tmp-" + std::to_string(::getpid()) + "-abcdef")));
 }
 
 

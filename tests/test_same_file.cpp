@@ -126,6 +126,7 @@ TEST_CASE("same file: an input inside the plan folder", "[cli][same-file]") {
   refused({"plan", "--from", f.a, "--to", f.b, "--keys", f.keys, "--out", f.dir.path()}, f.a,
           "--from \"" + f.a + "\" is inside the --out folder \"" + f.dir.path() + "\", which is replaced as a whole");
   // Inside, one level down, through a symlinked folder.
+  fs::create_directories(f.dir.file("p/steps/01"));
   const std::string in_steps = f.dir.write("p/steps/01/view.json", kA);
   fs::create_symlink(out, f.dir.file("plink"));
   refused({"plan", "--from", in_steps, "--to", f.b, "--keys", f.keys, "--out", f.dir.file("plink")}, in_steps,

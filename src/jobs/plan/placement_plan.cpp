@@ -150,7 +150,6 @@ PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJo
   PlanSummary summary = plan_current(to, current, job.place, job.batch_size, sink_for, [&] { out.flush(); });
   out.publish(summary);
   folder.publish();
-  out.publish_outside();
   return summary;
 }
 

@@ -51,7 +51,6 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
   plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits);
   PlanSummary summary = plan_detail::write_plan(from, to, job, out);
   folder.publish();
-  out.publish_outside();
   return summary;
 }
 

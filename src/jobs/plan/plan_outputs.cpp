@@ -18,8 +18,7 @@ PlanOutputs::PlanOutputs(const PlanFolder& folder, const std::string& sub, const
       summary_(dir_ + "/summary.json") {
   if (svg.empty()) return;
   const std::string inside = folder.inside(svg);
-  svg_outside_ = inside.empty();
-  svg_.emplace(svg_outside_ ? svg : inside);
+  svg_.emplace(inside.empty() ? svg : inside);
 }
 
 MoveSink& PlanOutputs::start(const std::vector<std::string>& ids, bool with_bytes, bool with_requests) {
@@ -44,16 +43,12 @@ void PlanOutputs::publish(PlanSummary& summary) {
   }
   flush();
   summary_.write(summary_json(summary));
-  if (svg_) svg_->write(plan_svg(summary));
-  if (svg_ && !svg_outside_) {
+  if (svg_) {
+    svg_->write(plan_svg(summary));
     commit_all({&moves_, &*svg_, &summary_});
   } else {
     commit_all({&moves_, &summary_});
   }
-}
-
-void PlanOutputs::publish_outside() {
-  if (svg_ && svg_outside_) svg_->commit();
 }
 
 }  // namespace hrw::plan_detail

@@ -1,8 +1,9 @@
 // The files of a plan: moves.csv, summary.json and the optional SVG, written into the
 // PlanFolder's new tree (at `sub`, "" for the folder itself, "steps/01" for a step).
 // Opened up front, so that an unwritable destination fails before any key is read;
-// committed together after the accounting check; the folder is then swapped in as a unit
-// (PlanFolder::publish) and an SVG outside the folder is renamed into place right after.
+// committed together after the accounting check (every write error, that of an SVG outside
+// the folder too, surfaces before any rename); the folder is then swapped in as a unit
+// (PlanFolder::publish).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -33,8 +34,6 @@ class PlanOutputs {
   // With limits, writes the rounds and fills summary.schedule; then writes summary.json
   // and the SVG and commits the files inside the folder at once.
   void publish(PlanSummary& summary);
-  // After PlanFolder::publish: renames an SVG outside the folder into place.
-  void publish_outside();
 
  private:
   std::string dir_;
@@ -43,7 +42,6 @@ class PlanOutputs {
   AtomicFile moves_;
   AtomicFile summary_;
   std::optional<AtomicFile> svg_;
-  bool svg_outside_ = false;
   std::optional<MoveCsv> csv_;
   std::string rows_;
   std::optional<BatchedMoveRows> batched_;
