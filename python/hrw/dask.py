@@ -145,7 +145,10 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     concatenation in partition order is `hrw plan`'s moves.csv) and out/summary.json, and
     returns the summary: exactly `hrw plan`'s on the keys concatenated in partition order.
     `bytes` and `requests` columns are used when the frame has them. `out` must be a folder
-    every worker can write (shared storage).
+    every worker can write (shared storage). The folder is published as one unit, as the
+    CLI's: the parts are written into a temp sibling of `out` and swapped in only when every
+    partition succeeded (an error leaves the old folder exactly as it was); a folder that
+    another run is publishing, or that holds files no plan writes, is a ValueError.
     """
     _check_frame(ddf, column)
     _check_view(view_a, "view_a")
