@@ -5,12 +5,15 @@
 #include <string>
 #include <unordered_map>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
 #include "hrw/cluster_view.hpp"
+#include "hrw/errors.hpp"
 #include "hrw/hash.hpp"
 #include "hrw/hierarchy.hpp"
+#include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
 
 using namespace hrw;
@@ -145,5 +148,76 @@ TEST_CASE("tie rule: equal scores rank the bytewise-smaller id first", "[contrac
     const std::string& smaller = id_less(a, b) ? a : b;
     CHECK(view.node(ranking[0].node).id == smaller);
     CHECK(view.node(reference::owner(view, "tie-key")).id == smaller);
+  }
+}
+
+namespace {
+
+// A vector's view through the cluster-file reader (so the vector is also a file test).
+ClusterView vector_view(const nlohmann::json& v) {
+  nlohmann::json file;
+  for (const char* field : {"seed", "hash", "hierarchy", "rule", "nodes"})
+    if (v.contains(field)) file[field] = v[field];
+  return ClusterView(parse_cluster_json(file.dump(), "vector"));
+}
+
+}  // namespace
+
+TEST_CASE("contract vectors file: §8 rules place as their replicas/distinct/partial", "[contract][rule]") {
+  const auto doc = nlohmann::json::parse(hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json"));
+  REQUIRE(doc["rule_vectors"].size() >= 4);
+  for (const auto& v : doc["rule_vectors"]) {
+    INFO("vector " << v["name"].get<std::string>());
+    const ClusterView view = vector_view(v);
+    REQUIRE(view.rule());
+    const PlaceOptions o = options_for(view, PlaceOptions{}, GivenSettings{});
+    CHECK(o.replicas == v["rule"].value("replicas", 1u));
+    CHECK(o.distinct_label == v["rule"].value("distinct", std::string()));
+    CHECK(o.allow_partial == v["rule"].value("partial", false));
+    validate_request(view, o);
+    const std::string key = v["key"].get<std::string>();
+    std::vector<std::string> got;
+    bool partial = false;
+    if (o.distinct_label.empty()) {
+      for (std::uint32_t n : reference::top_r(view, key, o.replicas)) got.push_back(view.node(n).id);
+    } else {
+      const auto d = reference::top_r_distinct(view, key, o.replicas, o.distinct_label, o.allow_partial);
+      for (std::uint32_t n : d.nodes) got.push_back(view.node(n).id);
+      partial = d.partial;
+    }
+    CHECK(got == v["placement"]["nodes"].get<std::vector<std::string>>());
+    CHECK(partial == v["placement"]["partial"].get<bool>());
+  }
+}
+
+TEST_CASE("contract vectors file: §8 distinct labels refused, warned or accepted", "[contract][rule]") {
+  const auto doc = nlohmann::json::parse(hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json"));
+  REQUIRE(doc["distinct_checks"].size() >= 5);
+  for (const auto& c : doc["distinct_checks"]) {
+    INFO("check " << c["name"].get<std::string>());
+    const ClusterView view = vector_view(c);
+    PlaceOptions o;
+    o.distinct_label = c["label"].get<std::string>();
+    const std::string outcome = c["outcome"].get<std::string>();
+    if (outcome == "refused") {
+      std::string labels;
+      for (const auto& l : c["labels"]) labels += (labels.empty() ? "" : ", ") + quote_for_message(l.get<std::string>());
+      const std::string list = labels.empty() ? "it has no labels" : "its labels: " + labels;
+      CHECK(view.label_names() == c["labels"].get<std::vector<std::string>>());
+      CHECK_THROWS_WITH(validate_request(view, o),
+                        "distinct label " + quote_for_message(o.distinct_label) +
+                            " is a label no node of vector carries (" + list + ")");
+      continue;
+    }
+    CHECK_NOTHROW(validate_request(view, o));
+    const auto warning = distinct_warning(view, o);
+    if (outcome == "ok") {
+      CHECK_FALSE(warning);
+      continue;
+    }
+    REQUIRE(warning);
+    CHECK(view.label_coverage(o.distinct_label).lacking == c["lacking"].get<std::size_t>());
+    CHECK(view.node(view.label_coverage(o.distinct_label).first_lacking).id == c["first"].get<std::string>());
+    CHECK(warning->find(fmt::format("{} of the {} nodes", c["lacking"].get<std::size_t>(), view.size())) == 0);
   }
 }

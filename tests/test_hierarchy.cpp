@@ -53,9 +53,9 @@ TEST_CASE("hierarchy refusals name the node, the label or the level", "[hierarch
   const std::string nodes = R"("nodes": [{"id": "a", "zone": "z1", "rack": "r1"}, {"id": "b", "zone": "z2"}])";
   CHECK(refusal(R"({"hierarchy": ["zone", "rack"], )" + nodes + "}") ==
         "h.json: node \"b\" lacks hierarchy label \"rack\"");
-  CHECK_THAT(refusal(R"({"hierarchy": [], )" + nodes + "}"), Contains("the hierarchy is empty"));
+  CHECK_THAT(refusal(R"({"hierarchy": [], )" + nodes + "}"), Contains("h.json: hierarchy: the list is empty"));
   CHECK(refusal(R"({"hierarchy": ["zone", "zone"], )" + nodes + "}") ==
-        "h.json: hierarchy label \"zone\" is repeated (levels 1 and 2)");
+        "h.json: hierarchy: label \"zone\" is repeated (levels 1 and 2)");
   CHECK(refusal(R"({"hierarchy": ["zone", 7], )" + nodes + "}") ==
         "h.json: hierarchy[1] must be a label name (a string), got number");
   CHECK_THAT(refusal(R"({"hierarchy": "zone", )" + nodes + "}"), Contains("must be an array"));
@@ -223,8 +223,9 @@ TEST_CASE("hrw select shows the path; --hierarchy overrides the file; refusals e
   REQUIRE(res.exit_code == 0);
   CHECK(nlohmann::json::parse(res.out)["path"].size() == 1);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--hierarchy", ""}, "the hierarchy is empty"},
-           {{"--hierarchy", "zone,zone"}, "hierarchy label \"zone\" is repeated"},
+           // The list's own faults name --hierarchy, not the cluster file.
+           {{"--hierarchy", ""}, "hrw: --hierarchy: the list is empty"},
+           {{"--hierarchy", "zone,zone"}, "hrw: --hierarchy: label \"zone\" is repeated (levels 1 and 2)\n"},
            {{"--hierarchy", "zone,host"}, "node \"n1\" lacks hierarchy label \"host\""},
            {{"--replicas", "2", "--distinct", "host"}, "--distinct \"host\" is not a level"}}) {
     std::vector<std::string> argv{"select", "k", "--cluster", file};

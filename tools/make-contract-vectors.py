@@ -175,8 +175,63 @@ vectors = [
         {"id": "d", "dc": "="}], hierarchy=["dc"], replica_requests=[(3, "dc")]),
 ]
 
+# ---- section 8: the rule carried in the view, and distinct labels no node / some nodes lack ----
+
+def rule_vector(name, key, nodes, rule, seed="", hash_mode="fnv1a-fmix", hierarchy=None):
+    """A view with a rule: its placement is the rule's top-R (distinct walk when it names a
+    label), exactly what the flags --replicas/--distinct/--partial would give."""
+    base = vector(name, key, nodes, seed, hash_mode, hierarchy=hierarchy)
+    out = {"name": name, "key": key, "seed": seed, "hash": hash_mode}
+    if hierarchy:
+        out["hierarchy"] = hierarchy
+    out["rule"] = rule
+    out["nodes"] = nodes
+    placed = replicas(base["ranking"], nodes, rule.get("replicas", 1), rule.get("distinct"), hierarchy)
+    out["placement"] = {"nodes": placed["nodes"], "partial": placed["partial"]}
+    return out
+
+
+def distinct_check(name, nodes, label):
+    """Section 8 on one label: refused when no node carries it (listing the view's labels in
+    memcmp order), a warning naming the count and the first node (memcmp order of ids) that
+    lacks it when some do, else ok."""
+    names = sorted({f for n in nodes for f in n if f not in ("id", "weight")}, key=str.encode)
+    lacking = sorted((n["id"] for n in nodes if label not in n), key=str.encode)
+    out = {"name": name, "label": label, "nodes": nodes}
+    if len(lacking) == len(nodes):
+        out.update(outcome="refused", labels=names)
+    elif lacking:
+        out.update(outcome="warning", lacking=len(lacking), first=lacking[0])
+    else:
+        out["outcome"] = "ok"
+    return out
+
+
+def section8():
+    rules = [
+        rule_vector("rule: replicas 3 distinct zone", "order:1001", ZONED[:5],
+                    {"replicas": 3, "distinct": "zone", "partial": False}),
+        rule_vector("rule: replicas 2, no distinct, weighted", "k7", CACHES, {"replicas": 2}),
+        rule_vector("rule: partial, more replicas than zones", "order:1001", ZONED[:5],
+                    {"replicas": 4, "distinct": "zone", "partial": True}),
+        rule_vector("rule: hierarchy, distinct rack", "user:42", TREE,
+                    {"replicas": 3, "distinct": "rack"}, hierarchy=["zone", "rack"]),
+    ]
+    misspelt = ZONED[:5] + [{"id": "node-0", "zon": "c"}]
+    checks = [
+        distinct_check("a label no node carries (case differs)", ZONED, "Zone"),
+        distinct_check("a label no node carries (no labels at all)", ids("a", "b"), "zone"),
+        distinct_check("a label some nodes lack", ZONED, "zone"),
+        distinct_check("a misspelt label on one node", misspelt, "zone"),
+        distinct_check("every node carries it", ZONED[:5], "zone"),
+    ]
+    return rules, checks
+
+
+RULE_VECTORS, DISTINCT_CHECKS = section8()
+
 doc = {
-    "contract": "docs/placement-contract.md, v2 (sections 2, 3 and 6)",
+    "contract": "docs/placement-contract.md, v3 (sections 2, 3, 6 and 8)",
     "generator": "tools/make-contract-vectors.py",
     "fields": {
         "key, seed": "UTF-8 strings; their bytes are hashed",
@@ -189,5 +244,16 @@ doc = {
                            "each level (name, fnv, r, score u^(1/W)); ranking: the tree ranking",
     },
     "vectors": vectors,
+    "rule_fields": {
+        "rule": "section 8: the view's rule (replicas, distinct, partial)",
+        "placement": "the key's replicas under the rule: nodes in order, partial",
+    },
+    "rule_vectors": RULE_VECTORS,
+    "distinct_fields": {
+        "outcome": "refused (no node carries the label; labels: the view's, memcmp order), "
+                   "warning (lacking: how many nodes lack it, first: the first such id, memcmp "
+                   "order) or ok",
+    },
+    "distinct_checks": DISTINCT_CHECKS,
 }
 print(json.dumps(doc, indent=1))

@@ -21,7 +21,21 @@ struct NodeSpec {
   std::string id;
   std::optional<double> weight;
   std::vector<std::pair<std::string, std::string>> labels;  // (name, value), e.g. (zone, eu-1a)
+
+  friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
 };
+
+// Contract §8: the placement rule a view may carry ("rule": {"replicas": 3, "distinct":
+// "zone", "partial": false}). Every computation that places keys in the view uses it.
+struct PlacementRule {
+  std::uint32_t replicas = 1;  // >= 1
+  std::string distinct;        // a label name; empty: no failure-domain constraint
+  bool partial = false;
+
+  friend bool operator==(const PlacementRule&, const PlacementRule&) = default;
+};
+// "replicas 3, distinct zone, not partial": how messages and summaries name a rule.
+std::string describe(const PlacementRule& rule);
 
 // Limits of the cluster file (docs/errors.md). Weights: far from the limits of binary64, so
 // every rank key ln(u)/w is a normal number (shares follow w/Σw; no ties from underflow or
@@ -41,12 +55,18 @@ struct ClusterSpec {
   std::vector<NodeSpec> nodes;
   // Contract §6: the labels of a hierarchical view, top level first; nullopt: flat.
   std::optional<std::vector<std::string>> hierarchy;
+  // Contract §8: nullopt: the view carries no rule (the caller's options apply).
+  std::optional<PlacementRule> rule;
+
+  friend bool operator==(const ClusterSpec&, const ClusterSpec&) = default;
 };
 
 // Parses the cluster JSON of the README. Malformed JSON is reported with line and column;
 // unknown top-level fields, non-object/non-string nodes and non-string labels are refused.
 ClusterSpec parse_cluster_json(std::string_view text, const std::string& source);
 ClusterSpec load_cluster_file(const std::string& path);
+// The CBOR form of the same document (view_json.hpp's view_cbor): any bytes in strings.
+ClusterSpec parse_view_cbor(std::string_view bytes, const std::string& source);
 // "a,b,c" as given to --nodes.
 ClusterSpec cluster_from_id_list(std::string_view comma_separated);
 // "1,2.5,3" as given to --weights; the count must equal the node count.
@@ -69,6 +89,12 @@ inline constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
 class Hierarchy;
 
+// Contract §8: how many nodes lack a label, and the first of them (index order).
+struct LabelCoverage {
+  std::size_t lacking = 0;
+  std::uint32_t first_lacking = kNoNode;
+};
+
 // A validated, immutable view. Nodes are stored sorted by id in memcmp order, so a node's
 // index order is the tie order of the contract and results never depend on input order.
 class ClusterView {
@@ -88,6 +114,13 @@ class ClusterView {
   std::uint32_t seed_state() const { return seed_state_; }
   // The buckets of a hierarchical view (contract §6); nullptr for a flat view.
   const Hierarchy* hierarchy() const { return hierarchy_.get(); }
+  // Contract §8: the view's own rule, or nullopt.
+  const std::optional<PlacementRule>& rule() const { return rule_; }
+  // Every label name some node carries, in memcmp order.
+  const std::vector<std::string>& label_names() const { return label_names_; }
+  // "its labels: "rack", "zone"" (or "it has no labels"), for messages about a label.
+  std::string label_list() const;
+  LabelCoverage label_coverage(std::string_view label) const;
 
   // Failure-domain number of every node for "distinct LABEL": equal values share a number,
   // a node without the label gets a number of its own. Numbers are dense from 0. In a
@@ -95,12 +128,14 @@ class ClusterView {
   // racks named alike in two zones are two domains.
   std::vector<std::uint32_t> domains(std::string_view label) const;
   std::uint32_t domain_count(std::string_view label) const;
-  // Sum of weights (node count when unweighted) and each node's target share w_i / sum.
-  double total_weight() const;
-  double share(std::uint32_t index) const;
+  // Sum of weights (node count when unweighted), added once at construction in node index
+  // order, and each node's target share w_i / sum: O(1) per call.
+  double total_weight() const { return total_weight_; }
+  double share(std::uint32_t index) const { return nodes_[index].weight / total_weight_; }
 
  private:
   void build_hierarchy(std::vector<std::string> labels);
+  void check_rule(const PlacementRule& rule) const;
 
   std::string source_;
   std::string seed_;
@@ -110,6 +145,9 @@ class ClusterView {
   std::vector<Node> nodes_;
   std::uint32_t seed_state_;
   std::shared_ptr<const Hierarchy> hierarchy_;
+  std::optional<PlacementRule> rule_;
+  std::vector<std::string> label_names_;
+  double total_weight_ = 0;
 };
 
 // Shares of nodes by id: (id, w_i / sum w).

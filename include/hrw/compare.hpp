@@ -30,7 +30,8 @@ struct NodeList {
 
   std::size_t size() const { return ids.size(); }
   double total_weight() const;
-  double share(std::size_t i) const { return weights[i] / total_weight(); }
+  // Every node's w_i / Σw, in list order: one pass (a per-node call would be O(N) each).
+  std::vector<double> shares() const;
 };
 
 // node-0 .. node-(count-1). InputError when count is 0.

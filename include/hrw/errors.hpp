@@ -22,6 +22,8 @@ enum class Setting {
   virtual_nodes,
   maglev_size,
   load_factor,
+  hierarchy_list,
+  partial_results,
 };
 
 // The concept's name as library messages use it ("replica count", "weight list", ...).

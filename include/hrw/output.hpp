@@ -77,10 +77,6 @@ std::string summary_text(const PlanSummary& summary);
 // Per-node in/out flows as a self-contained SVG (hrw::svg::render).
 std::string plan_svg(const PlanSummary& summary);
 
-// A cluster file (the README's JSON) for a view: what staged plans write as view.json.
-// Weights are printed so that they parse back to the same doubles.
-std::string cluster_json(const ClusterSpec& spec);
-
 // ---- staged plans ----
 
 // DIR/summary.json: the steps (moved, moved_fraction) and total_moved vs direct_moved.

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,28 @@ struct Placement {
 // Validates a placement request against its view, once, before any key is placed: the
 // replica count (1 to the node count) and, for a distinct label without partial results,
 // the number of failure domains. InputError with Setting::replica_count otherwise.
+// Contract §8: a `distinct` label that no node of the view carries is refused here too
+// (Setting::distinct_label, listing the labels the view has).
 void validate_request(const ClusterView& view, const PlaceOptions& options);
+
+// Contract §8: when some but not all nodes carry the distinct label, the one-line notice a
+// front end shows (the library never prints): how many nodes lack it and the first of
+// them. nullopt when there is no label, or every node carries it.
+std::optional<std::string> distinct_warning(const ClusterView& view, const PlaceOptions& options);
+
+// Which settings of a request the caller gave, as opposed to defaults (contract §8).
+struct GivenSettings {
+  bool replicas = false, distinct = false, partial = false;
+};
+// Contract §8: the request that places keys in `view`. A view with a rule places by it: a
+// given setting that agrees is accepted, one that contradicts it is an InputError naming
+// the setting, the view's source, the rule's value and the given one. A view without a
+// rule: `asked` as it is.
+PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, GivenSettings given);
+// The same for a plan: options_for each view, validated; views that then place by different
+// rules are refused (a plan that migrates the rule itself is not implemented).
+PlaceOptions options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
+                              GivenSettings given);
 
 // A view compiled for the kernels (node-id trie, weights, domains) once, for placing
 // batch after batch with the same options: the streaming commands place thousands of

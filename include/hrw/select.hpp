@@ -2,6 +2,7 @@
 // the replicas. The CLI prints it as a table or as JSON; bindings return the JSON fields.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +21,17 @@ struct SelectRequest {
 struct Selection {
   std::string key;
   std::vector<reference::PairScore> ranking;  // every node, best first
-  std::uint32_t replicas = 0;                 // as asked; 0: no replica list
+  std::uint32_t replicas = 0;                 // as asked (or the view's rule); 0: no replica list
+  std::string distinct;                       // the distinct label used (asked or the rule's)
+  std::optional<std::string> warning;         // contract §8: some nodes lack the distinct label
   std::vector<std::uint32_t> replica_nodes;   // node indices, best first
   bool partial = false;                       // fewer domains than replicas (allowed)
   std::vector<reference::BucketScore> path;   // hierarchical view: the owner's buckets
 };
 
-// Validates the request (hrw::validate_request) when replicas are asked for.
+// Validates the request (hrw::validate_request) when replicas are asked for. A view with a
+// rule (contract §8) selects by it: replicas, distinct and partial given in the request
+// must agree with it (InputError otherwise).
 Selection select_key(const ClusterView& view, std::string_view key, const SelectRequest& request);
 
 // `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when

@@ -22,7 +22,7 @@ def select(view, key, replicas=None, distinct=None, partial=False):
                                          partial=partial))
 
 
-def plan(view_a, view_b, keys, replicas=1, distinct=None, partial=False, threads=0,
+def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, threads=0,
          batch_size=1000, engine="simd"):
     """The migration plan of `keys` from view_a to view_b, as `hrw plan` computes it.
 

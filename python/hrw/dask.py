@@ -69,13 +69,16 @@ def _place_partition(df, view, column, names, replicas, distinct, partial, threa
     return out
 
 
-def place(ddf, view, column="key", replicas=1, distinct=None, partial=False, threads=1):
+def place(ddf, view, column="key", replicas=None, distinct=None, partial=False, threads=1):
     """Adds the owner column ("owner"; with replicas > 1, "replica_1".."replica_R") of every
     key: node ids as str, "" where a partial result has no node. threads: engine threads
-    per task (Dask already runs partitions in parallel)."""
+    per task (Dask already runs partitions in parallel). A view with a rule (contract §8)
+    places by it; replicas=None means 1 for a view without one."""
     _check_frame(ddf, column)
     _check_view(view, "view")
-    _hrw.place(view, [], replicas=replicas, distinct=distinct, partial=partial)  # refuse now
+    # The request the view places by (its rule, or these arguments); refused now if bad.
+    r = _hrw._resolve_request(view, replicas=replicas, distinct=distinct, partial=partial)
+    replicas, distinct, partial = r["replicas"], r["distinct"], r["partial"]
     names = ["owner"] if replicas == 1 else [f"replica_{j}" for j in range(1, replicas + 1)]
     meta = ddf._meta.copy()
     for name in names:
@@ -137,7 +140,7 @@ def _merge(view_a, view_b, o, summaries, written):
     return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries)
 
 
-def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=1,
+def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
          distinct=None, partial=False, threads=1):
     """The migration plan of the frame's keys, partition by partition on the workers.
 
@@ -155,7 +158,8 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     _check_view(view_b, "view_b")
     if not out:
         raise ValueError("out: give the output folder")
-    o = dict(column=column, replicas=replicas, distinct=distinct, partial=partial,
+    r = _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
+    o = dict(column=column, replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"],
              threads=threads, batch_size=batch_size,
              bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
     _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now

@@ -14,6 +14,8 @@ std::string_view keyword_for(Setting setting) {
     case Setting::distinct_label: return "distinct";
     case Setting::node_list: return "ids";
     case Setting::weight_list: return "weights";
+    case Setting::hierarchy_list: return "hierarchy";
+    case Setting::partial_results: return "partial";
     default: return {};
   }
 }

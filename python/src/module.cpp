@@ -52,6 +52,40 @@ PlaceOptions place_options(long long replicas, const std::optional<std::string>&
   return o;
 }
 
+// Contract §8: warnings.warn for each view where some nodes lack the distinct label.
+void warn_distinct(const ClusterView& view, const PlaceOptions& options) {
+  if (auto w = distinct_warning(view, options))
+    if (PyErr_WarnEx(PyExc_UserWarning, w->c_str(), 1) < 0) throw py::error_already_set();
+}
+
+// Contract §8: the request for `view` (and, for a plan, `to` as well): replicas, distinct
+// and partial as the caller gave them (None / False: not given), resolved against the
+// views' rules, validated, and the §8 warning issued.
+PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
+                             std::optional<long long> replicas,
+                             const std::optional<std::string>& distinct, bool partial,
+                             unsigned threads, const std::string& engine = "simd") {
+  const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
+  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
+  PlaceOptions o = to ? options_for_plan(view, *to, asked, given) : options_for(view, asked, given);
+  if (!to) validate_request(view, o);
+  warn_distinct(view, o);
+  if (to) warn_distinct(*to, o);
+  return o;
+}
+
+// hrw.dask: the request a view (or a plan's two views) places by, as keyword values.
+py::dict resolve_request(const ViewPtr& view, const std::optional<ViewPtr>& to,
+                         std::optional<long long> replicas, const std::optional<std::string>& distinct,
+                         bool partial) {
+  const PlaceOptions o = request_options(*view, to ? to->get() : nullptr, replicas, distinct, partial, 0);
+  py::dict d;
+  d["replicas"] = o.replicas;
+  d["distinct"] = o.distinct_label.empty() ? py::object(py::none()) : py::str(o.distinct_label);
+  d["partial"] = o.allow_partial;
+  return d;
+}
+
 // A vector handed to numpy without a copy: the array owns it through a capsule.
 template <class T>
 py::array_t<T> to_numpy(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
@@ -60,10 +94,10 @@ py::array_t<T> to_numpy(std::vector<T>&& values, std::vector<py::ssize_t> shape)
   return py::array_t<T>(shape, owned->data(), owner);
 }
 
-py::array_t<std::uint32_t> place(const ViewPtr& view, py::handle keys, long long replicas,
+py::array_t<std::uint32_t> place(const ViewPtr& view, py::handle keys, std::optional<long long> replicas,
                                  const std::optional<std::string>& distinct, bool partial,
                                  unsigned threads, const std::string& engine) {
-  const PlaceOptions options = place_options(replicas, distinct, partial, threads, engine);
+  const PlaceOptions options = request_options(*view, nullptr, replicas, distinct, partial, threads, engine);
   const PyKeys input(keys);
   Placement out;
   {
@@ -82,8 +116,14 @@ std::string select(const ViewPtr& view, py::handle key, std::optional<long long>
   request.distinct = distinct.value_or("");
   request.partial = partial;
   const std::string k = key_bytes(key);
-  py::gil_scoped_release release;
-  return selection_json(*view, select_key(*view, k, request));
+  Selection selection;
+  {
+    py::gil_scoped_release release;
+    selection = select_key(*view, k, request);
+  }
+  if (selection.warning && PyErr_WarnEx(PyExc_UserWarning, selection.warning->c_str(), 1) < 0)
+    throw py::error_already_set();
+  return selection_json(*view, selection);
 }
 
 const std::uint64_t* loads_of(const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& column,
@@ -97,12 +137,12 @@ const std::uint64_t* loads_of(const std::optional<py::array_t<std::uint64_t, py:
 py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                     const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& bytes,
                     const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& requests,
-                    long long replicas, const std::optional<std::string>& distinct, bool partial,
+                    std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
                     unsigned threads, long long batch_size, std::uint64_t first_row, bool rows,
                     const std::string& engine) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   PartOptions options;
-  options.place = place_options(replicas, distinct, partial, threads, engine);
+  options.place = request_options(*from, to.get(), replicas, distinct, partial, threads, engine);
   options.batch_size = static_cast<std::uint64_t>(batch_size);
   options.first_row = first_row;
   options.rows = rows;
@@ -170,7 +210,7 @@ void bind_functions(py::module_& m) {
       .def("close", [](PyPlanFolder& f) { f.folder.reset(); });
   m.attr("__version__") = HRW_VERSION;
   m.attr("NO_NODE") = kNoNode;
-  m.def("place", &place, py::arg("view"), py::arg("keys"), py::kw_only(), py::arg("replicas") = 1,
+  m.def("place", &place, py::arg("view"), py::arg("keys"), py::kw_only(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
         py::arg("engine") = "simd",
         "Owner (uint32 array, indices into view.ids) or replica sets (shape (n, replicas)).");
@@ -178,9 +218,13 @@ void bind_functions(py::module_& m) {
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false);
   m.def("_plan_part", &plan_part, py::arg("view_a"), py::arg("view_b"), py::arg("keys"),
         py::kw_only(), py::arg("bytes") = py::none(), py::arg("requests") = py::none(),
-        py::arg("replicas") = 1, py::arg("distinct") = py::none(), py::arg("partial") = false,
+        py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = 1000, py::arg("first_row") = 0,
         py::arg("rows") = false, py::arg("engine") = "simd");
+  m.def("_resolve_request", &resolve_request, py::arg("view"), py::arg("to") = py::none(),
+        py::kw_only(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),
+        py::arg("partial") = false,
+        "Contract §8: the replicas, distinct and partial a view (or two) places by.");
   m.def("_merge_summaries", &merge, py::arg("view_a"), py::arg("view_b"), py::arg("replicas"),
         py::arg("batch_size"), py::arg("parts"));
   m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {

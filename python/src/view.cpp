@@ -8,6 +8,8 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "hrw/hierarchy.hpp"
+#include "hrw/view_json.hpp"
 #include "keys.hpp"
 
 namespace py = pybind11;
@@ -36,36 +38,17 @@ ViewPtr from_ids(const py::sequence& ids, const py::object& seed, const std::str
   return make_view(std::move(spec));
 }
 
-// Pickled as the spec it was validated from: (source, seed, hash, version,
-// [(id, weight or None, [(label, value), ...]), ...]), all byte strings as bytes.
+// Pickled as (source, the view's document as CBOR): the library's one view serialiser
+// (view_json.hpp), so every field — hierarchy and rule included — survives the copy, and
+// CBOR carries any bytes in ids, labels and the seed.
 py::tuple view_state(const ClusterView& v) {
-  py::list nodes;
-  for (const Node& n : v.nodes()) {
-    py::list labels;
-    for (const auto& [name, value] : n.labels) labels.append(py::make_tuple(py::bytes(name), py::bytes(value)));
-    nodes.append(py::make_tuple(py::bytes(n.id), n.has_weight ? py::object(py::float_(n.weight)) : py::none(), labels));
-  }
-  return py::make_tuple(v.source(), py::bytes(v.seed()), std::string(to_string(v.hash())), v.version(), nodes);
+  return py::make_tuple(v.source(), py::bytes(view_cbor(spec_of(v))));
 }
 
 ViewPtr view_from_state(const py::tuple& t) {
-  if (t.size() != 5) throw py::value_error("ClusterView: bad pickle state");
-  ClusterSpec spec;
-  spec.source = t[0].cast<std::string>();
-  spec.seed = t[1].cast<std::string>();
-  spec.hash = parse_hash_mode(t[2].cast<std::string>());
-  spec.version = t[3].cast<std::int64_t>();
-  for (py::handle node : t[4].cast<py::list>()) {
-    const auto n = node.cast<py::tuple>();
-    NodeSpec s{n[0].cast<std::string>(), std::nullopt, {}};
-    if (!n[1].is_none()) s.weight = n[1].cast<double>();
-    for (py::handle label : n[2].cast<py::list>()) {
-      const auto l = label.cast<py::tuple>();
-      s.labels.emplace_back(l[0].cast<std::string>(), l[1].cast<std::string>());
-    }
-    spec.nodes.push_back(std::move(s));
-  }
-  return make_view(std::move(spec));
+  if (t.size() != 2) throw py::value_error("ClusterView: bad pickle state");
+  const std::string source = t[0].cast<std::string>();
+  return make_view(parse_view_cbor(t[1].cast<std::string>(), source));
 }
 
 }  // namespace
@@ -107,6 +90,20 @@ void bind_view(py::module_& m) {
       .def_property_readonly("hash", [](const ClusterView& v) { return std::string(to_string(v.hash())); })
       .def_property_readonly("weighted", &ClusterView::weighted)
       .def_property_readonly("source", &ClusterView::source)
+      .def_property_readonly("hierarchy", [](const ClusterView& v) -> py::object {
+        if (!v.hierarchy()) return py::none();
+        return py::cast(v.hierarchy()->labels());
+      }, "The hierarchy's labels, top level first (contract §6), or None for a flat view.")
+      .def_property_readonly("rule", [](const ClusterView& v) -> py::object {
+        if (!v.rule()) return py::none();
+        py::dict d;
+        d["replicas"] = v.rule()->replicas;
+        d["distinct"] = v.rule()->distinct.empty() ? py::object(py::none()) : py::str(v.rule()->distinct);
+        d["partial"] = v.rule()->partial;
+        return std::move(d);
+      }, "The view's placement rule (contract §8) as a dict, or None.")
+      .def("to_json", [](const ClusterView& v) { return view_json(v); },
+           "The cluster file of this view (every field), as hrw writes view files.")
       .def("__len__", &ClusterView::size)
       .def("__repr__", [](const ClusterView& v) {
         return fmt::format("<hrw.ClusterView {} v{}: {} node(s), {}{}>", v.source(), v.version(),

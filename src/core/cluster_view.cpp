@@ -181,23 +181,37 @@ NodeSpec parse_node(const json& item, std::size_t index, const std::string& sour
 
 }  // namespace
 
-ClusterSpec parse_cluster_json(std::string_view text, const std::string& source) {
-  if (text.size() > kMaxClusterFileBytes)
-    throw InputError(fmt::format("{}: the cluster file is larger than the {} MiB limit", source,
-                                 kMaxClusterFileBytes >> 20));
-  JsonGuard guard(source);
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end(), std::ref(guard));
-  } catch (const json::parse_error& e) {
-    // nlohmann's byte is 1-based and points just past the offending character.
-    const std::size_t offset = e.byte ? e.byte - 1 : 0;
-    const std::string what = parse_error_text(e.what());
-    throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
-                                 position_of(text, offset), printable(what)));
-  } catch (const json::out_of_range&) {  // the one other error the parser raises
-    throw InputError(fmt::format("{}: {}: number too large for a double", source, guard.path()));
+namespace {
+
+PlacementRule parse_rule(const json& value, const std::string& source) {
+  if (!value.is_object())
+    throw InputError(fmt::format("{}: \"rule\" must be an object (replicas, distinct, partial)", source));
+  PlacementRule rule;
+  for (auto& [name, field] : value.items()) {
+    if (name == "replicas") {
+      if (!field.is_number_unsigned() || field.get<std::uint64_t>() < 1 ||
+          field.get<std::uint64_t>() > UINT32_MAX)
+        throw InputError(fmt::format("{}: rule.replicas must be an integer from 1 to {}", source,
+                                     UINT32_MAX));
+      rule.replicas = static_cast<std::uint32_t>(field.get<std::uint64_t>());
+    } else if (name == "distinct") {
+      if (!field.is_string() || field.get<std::string>().empty())
+        throw InputError(fmt::format("{}: rule.distinct must be a label name (a non-empty string)", source));
+      rule.distinct = field.get<std::string>();
+    } else if (name == "partial") {
+      if (!field.is_boolean())
+        throw InputError(fmt::format("{}: rule.partial must be true or false", source));
+      rule.partial = field.get<bool>();
+    } else {
+      throw InputError(fmt::format("{}: unknown field {} in \"rule\" (allowed: replicas, distinct, partial)",
+                                   source, quote_for_message(name)));
+    }
   }
+  return rule;
+}
+
+// The document (from JSON text or CBOR) to a spec: the one reader of every field.
+ClusterSpec spec_from_document(const json& doc, const std::string& source) {
   if (!doc.is_object())
     throw InputError(fmt::format("{}: the cluster must be a JSON object, got {}", source,
                                  doc.type_name()));
@@ -218,6 +232,8 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
       if (!value.is_string())
         throw InputError(fmt::format("{}: \"hash\" must be a string", source));
       spec.hash = parse_hash_mode(value.get<std::string>(), source + ": \"hash\"");
+    } else if (name == "rule") {
+      spec.rule = parse_rule(value, source);
     } else if (name == "hierarchy") {
       if (!value.is_array())
         throw InputError(fmt::format("{}: \"hierarchy\" must be an array of label names", source));
@@ -236,13 +252,45 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
     } else {
       // Typos ("seeds", "hash_mode") must not silently change placement.
       throw InputError(fmt::format(
-          "{}: unknown top-level field {} (allowed: version, seed, hash, hierarchy, nodes)",
+          "{}: unknown top-level field {} (allowed: version, seed, hash, rule, hierarchy, nodes)",
           source, quote_for_message(name)));
     }
   }
   if (!doc.contains("nodes"))
     throw InputError(fmt::format("{}: field \"nodes\" is required", source));
   return spec;
+}
+
+}  // namespace
+
+ClusterSpec parse_cluster_json(std::string_view text, const std::string& source) {
+  if (text.size() > kMaxClusterFileBytes)
+    throw InputError(fmt::format("{}: the cluster file is larger than the {} MiB limit", source,
+                                 kMaxClusterFileBytes >> 20));
+  JsonGuard guard(source);
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), std::ref(guard));
+  } catch (const json::parse_error& e) {
+    // nlohmann's byte is 1-based and points just past the offending character.
+    const std::size_t offset = e.byte ? e.byte - 1 : 0;
+    const std::string what = parse_error_text(e.what());
+    throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
+                                 position_of(text, offset), printable(what)));
+  } catch (const json::out_of_range&) {  // the one other error the parser raises
+    throw InputError(fmt::format("{}: {}: number too large for a double", source, guard.path()));
+  }
+  return spec_from_document(doc, source);
+}
+
+ClusterSpec parse_view_cbor(std::string_view bytes, const std::string& source) {
+  json doc;
+  try {
+    doc = json::from_cbor(bytes.begin(), bytes.end());
+  } catch (const json::exception&) {
+    throw InputError(fmt::format("{}: not a serialised cluster view", source));
+  }
+  return spec_from_document(doc, source);
 }
 
 ClusterSpec load_cluster_file(const std::string& path) {
@@ -273,10 +321,34 @@ void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
   }
 }
 
+namespace {
+
+// The rules of contract §6 on the list itself (not on the nodes): "" when it is a valid
+// list, else what is wrong ("label "zone" is repeated (levels 1 and 2)").
+std::string hierarchy_list_problem(const std::vector<std::string>& labels) {
+  if (labels.empty())
+    return "the list is empty (name at least one label, top level first, or leave it out for a flat view)";
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight")
+      return fmt::format("level {} {} is not a label name", j + 1, quote_for_message(labels[j]));
+    for (std::size_t k = 0; k < j; ++k)
+      if (labels[k] == labels[j])
+        return fmt::format("label {} is repeated (levels {} and {})", quote_for_message(labels[j]),
+                           k + 1, j + 1);
+  }
+  return {};
+}
+
+}  // namespace
+
 void apply_hierarchy_list(ClusterSpec& spec, std::string_view comma_separated) {
-  spec.hierarchy.emplace();
-  if (comma_separated.empty()) return;
-  for (std::string_view label : split(comma_separated, ',')) spec.hierarchy->emplace_back(label);
+  std::vector<std::string> labels;
+  if (!comma_separated.empty())
+    for (std::string_view label : split(comma_separated, ',')) labels.emplace_back(label);
+  // Refused here, naming the list, so that the message blames it and not the cluster file.
+  if (std::string problem = hierarchy_list_problem(labels); !problem.empty())
+    throw InputError(Setting::hierarchy_list, ": " + problem);
+  spec.hierarchy = std::move(labels);
 }
 
 std::optional<std::string_view> Node::label(std::string_view name) const {
@@ -315,23 +387,62 @@ ClusterView::ClusterView(ClusterSpec spec)
     if (nodes_[i].id == nodes_[i - 1].id)
       throw InputError(fmt::format("{}: duplicate node id {}", source_, quote_for_message(nodes_[i].id)));
   seed_state_ = fnv1a32_continue(kFnvOffsetBasis, seed_);
+  // One pass for the per-view figures (O(1) afterwards): the total weight, in index order,
+  // and the label names.
+  std::set<std::string> names;  // std::string orders as memcmp
+  for (const Node& n : nodes_) {
+    total_weight_ += n.weight;
+    for (const auto& [name, value] : n.labels) names.insert(name);
+  }
+  label_names_.assign(names.begin(), names.end());
   if (spec.hierarchy) build_hierarchy(std::move(*spec.hierarchy));
+  if (spec.rule) check_rule(*spec.rule);
+  rule_ = std::move(spec.rule);
+}
+
+std::string describe(const PlacementRule& rule) {
+  std::string out = fmt::format("replicas {}", rule.replicas);
+  if (!rule.distinct.empty()) out += fmt::format(", distinct {}", quote_for_message(rule.distinct));
+  out += rule.partial ? ", partial" : ", not partial";
+  return out;
+}
+
+std::string ClusterView::label_list() const {
+  if (label_names_.empty()) return "it has no labels";
+  std::string out = "its labels: ";
+  for (std::size_t i = 0; i < label_names_.size(); ++i)
+    out += (i ? ", " : "") + quote_for_message(label_names_[i]);
+  return out;
+}
+
+LabelCoverage ClusterView::label_coverage(std::string_view label) const {
+  LabelCoverage c;
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i)
+    if (!nodes_[i].label(label)) {
+      if (c.lacking++ == 0) c.first_lacking = i;
+    }
+  return c;
+}
+
+void ClusterView::check_rule(const PlacementRule& rule) const {
+  if (rule.replicas < 1)
+    throw InputError(fmt::format("{}: rule.replicas must be at least 1, got {}", source_, rule.replicas));
+  if (rule.replicas > nodes_.size())
+    throw InputError(fmt::format("{}: rule.replicas {} exceeds the {} node(s) of the view", source_,
+                                 rule.replicas, nodes_.size()));
+  if (rule.distinct.empty()) return;
+  if (hierarchy_ && !hierarchy_->level_of(rule.distinct))
+    throw InputError(fmt::format("{}: rule.distinct {} is not a level of the view's hierarchy: with a "
+                                 "hierarchy, failure domains are its buckets",
+                                 source_, quote_for_message(rule.distinct)));
+  if (label_coverage(rule.distinct).lacking == nodes_.size())
+    throw InputError(fmt::format("{}: rule.distinct {} is a label no node carries ({})", source_,
+                                 quote_for_message(rule.distinct), label_list()));
 }
 
 void ClusterView::build_hierarchy(std::vector<std::string> labels) {
-  if (labels.empty())
-    throw InputError(fmt::format("{}: the hierarchy is empty (name at least one label, top "
-                                 "level first, or leave it out for a flat view)",
-                                 source_));
-  for (std::size_t j = 0; j < labels.size(); ++j) {
-    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight")
-      throw InputError(fmt::format("{}: hierarchy level {} {} is not a label name", source_,
-                                   j + 1, quote_for_message(labels[j])));
-    for (std::size_t k = 0; k < j; ++k)
-      if (labels[k] == labels[j])
-        throw InputError(fmt::format("{}: hierarchy label {} is repeated (levels {} and {})",
-                                     source_, quote_for_message(labels[j]), k + 1, j + 1));
-  }
+  if (std::string problem = hierarchy_list_problem(labels); !problem.empty())
+    throw InputError(fmt::format("{}: hierarchy: {}", source_, problem));
   std::vector<std::vector<std::string_view>> values(nodes_.size());
   std::vector<double> weights(nodes_.size());
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -378,14 +489,9 @@ std::uint32_t ClusterView::domain_count(std::string_view label) const {
   return d.empty() ? 0 : *std::max_element(d.begin(), d.end()) + 1;
 }
 
-double ClusterView::total_weight() const {
-  double sum = 0;
-  for (auto& n : nodes_) sum += n.weight;
-  return sum;
-}
-
 IdShares id_shares(const ClusterView& view) {
   IdShares out;
+  out.reserve(view.size());
   for (std::uint32_t i = 0; i < view.size(); ++i) out.emplace_back(view.node(i).id, view.share(i));
   return out;
 }
@@ -400,6 +506,5 @@ double total_variation_distance(const IdShares& a, const IdShares& b) {
   return sum / 2;
 }
 
-double ClusterView::share(std::uint32_t index) const { return nodes_[index].weight / total_weight(); }
 
 }  // namespace hrw

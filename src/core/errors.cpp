@@ -14,6 +14,8 @@ std::string_view setting_name(Setting setting) {
     case Setting::virtual_nodes: return "virtual node count";
     case Setting::maglev_size: return "Maglev table size";
     case Setting::load_factor: return "load factor";
+    case Setting::hierarchy_list: return "hierarchy list";
+    case Setting::partial_results: return "partial results";
   }
   return "";
 }

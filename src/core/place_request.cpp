@@ -24,9 +24,63 @@ void validate_request(const ClusterView& view, const PlaceOptions& options) {
                                  "hierarchy, failure domains are its buckets",
                                  quote_for_message(options.distinct_label), view.source(), levels));
   }
+  if (!options.distinct_label.empty() && !view.hierarchy() &&
+      view.label_coverage(options.distinct_label).lacking == view.size())
+    throw InputError(Setting::distinct_label,
+                     fmt::format(" {} is a label no node of {} carries ({})",
+                                 quote_for_message(options.distinct_label), view.source(),
+                                 view.label_list()));
   if (options.distinct_label.empty() || options.allow_partial) return;
   const std::uint32_t domains = view.domain_count(options.distinct_label);
   if (domains < r) throw reference::too_few_domains(view, r, options.distinct_label, domains);
+}
+
+std::optional<std::string> distinct_warning(const ClusterView& view, const PlaceOptions& options) {
+  if (options.distinct_label.empty()) return std::nullopt;
+  const LabelCoverage c = view.label_coverage(options.distinct_label);
+  if (c.lacking == 0 || c.lacking == view.size()) return std::nullopt;
+  return fmt::format("{} of the {} nodes of {} lack the distinct label {} (the first: {}); each "
+                     "of them is a failure domain of its own",
+                     c.lacking, view.size(), view.source(), quote_for_message(options.distinct_label),
+                     quote_for_message(view.node(c.first_lacking).id));
+}
+
+PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, GivenSettings given) {
+  if (!view.rule()) return asked;
+  const PlacementRule& rule = *view.rule();
+  auto contradiction = [&](Setting s, const std::string& asked_text, const std::string& rule_text) {
+    return InputError(s, fmt::format(" {} contradicts the rule of {} ({})", asked_text, view.source(),
+                                     rule_text));
+  };
+  if (given.replicas && asked.replicas != rule.replicas)
+    throw contradiction(Setting::replica_count, std::to_string(asked.replicas),
+                        fmt::format("replicas {}", rule.replicas));
+  if (given.distinct && asked.distinct_label != rule.distinct)
+    throw contradiction(Setting::distinct_label, quote_for_message(asked.distinct_label),
+                        rule.distinct.empty() ? "no distinct label"
+                                              : "distinct " + quote_for_message(rule.distinct));
+  if (given.partial && asked.allow_partial != rule.partial)
+    throw contradiction(Setting::partial_results, asked.allow_partial ? "on" : "off",
+                        rule.partial ? "partial" : "not partial");
+  PlaceOptions o = asked;
+  o.replicas = rule.replicas;
+  o.distinct_label = rule.distinct;
+  o.allow_partial = rule.partial;
+  return o;
+}
+
+PlaceOptions options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
+                              GivenSettings given) {
+  const PlaceOptions pa = options_for(a, asked, given), pb = options_for(b, asked, given);
+  validate_request(a, pa);
+  validate_request(b, pb);
+  const PlacementRule ra{pa.replicas, pa.distinct_label, pa.allow_partial};
+  const PlacementRule rb{pb.replicas, pb.distinct_label, pb.allow_partial};
+  if (!(ra == rb))
+    throw InputError(fmt::format("{} places keys by ({}) and {} by ({}): a plan that changes the "
+                                 "placement rule is not implemented yet",
+                                 a.source(), describe(ra), b.source(), describe(rb)));
+  return pa;
 }
 
 }  // namespace hrw

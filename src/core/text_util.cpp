@@ -109,6 +109,19 @@ bool invisible(char32_t cp) {
 
 }  // namespace
 
+bool valid_utf8(std::string_view bytes) {
+  for (std::size_t i = 0; i < bytes.size();) {
+    if (static_cast<unsigned char>(bytes[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence(bytes.substr(i));
+    if (!n) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string quote_for_message(std::string_view bytes, std::size_t max_bytes) {
   std::string out = "\"";
   std::size_t i = 0;

@@ -14,5 +14,7 @@ std::optional<double> parse_double(std::string_view text);
 // Reads a file (or a FIFO with a writer; one without gives an error, not a wait);
 // InputError "PATH: ..." when missing, unreadable, a folder or longer than max_bytes.
 std::string read_whole_file(const std::string& path, std::size_t max_bytes);
+// Whether the bytes are valid UTF-8 (what a JSON string can hold).
+bool valid_utf8(std::string_view bytes);
 
 }  // namespace hrw

@@ -26,6 +26,10 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
   add_unsigned(sub, "--chunk-size", o.chunk_keys, 1, kMaxChunkKeys, "Keys per chunk")->group("");
 }
 
+GivenSettings BulkOptions::given(const CLI::App& sub) {
+  return {sub.count("--replicas") > 0, sub.count("--distinct") > 0, sub.count("--partial") > 0};
+}
+
 KeyInput BulkOptions::key_input() const {
   KeyInput in;
   in.path = keys;

@@ -23,6 +23,8 @@ struct BulkOptions {
 
   KeyInput key_input() const;
   PlaceOptions place_options() const;  // InputError for --replicas 0
+  // Which of --replicas, --distinct, --partial the command line gave (contract §8).
+  static GivenSettings given(const CLI::App& sub);
 };
 
 void add_bulk_options(CLI::App& sub, BulkOptions& options);

@@ -1,6 +1,7 @@
 #include "hrw/cluster_options.hpp"
 
 #include "hrw/errors.hpp"
+#include "hrw/process.hpp"
 
 namespace hrw::cli {
 
@@ -26,6 +27,16 @@ ClusterView ClusterOptions::load() const {
   if (weights) apply_weight_list(spec, *weights);
   if (hierarchy) apply_hierarchy_list(spec, *hierarchy);
   return ClusterView(std::move(spec));
+}
+
+PlaceOptions request_for(const ClusterView& view, const PlaceOptions& flags, GivenSettings given) {
+  PlaceOptions o = options_for(view, flags, given);
+  validate_request(view, o);
+  return o;
+}
+
+void warn_distinct(const ClusterView& view, const PlaceOptions& options) {
+  if (auto warning = distinct_warning(view, options)) eprint("hrw: warning: {}\n", *warning);
 }
 
 }  // namespace hrw::cli

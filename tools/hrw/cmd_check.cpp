@@ -7,6 +7,8 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/plan.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
 
 namespace hrw::cli {
@@ -72,6 +74,13 @@ Runner add_check(CLI::App& app) {
     job.place.distinct_label = args->distinct;
     job.place.allow_partial = args->partial;
     job.place.threads = args->threads;
+    // Contract §8: the view's rule decides R, distinct and partial; flags must agree.
+    if (view.rule()) {
+      job.place.replicas = job.current.replicas.value_or(view.rule()->replicas);
+      job.place = options_for(view, job.place, {args->replicas.has_value(), !args->distinct.empty(), args->partial});
+      job.current.replicas = job.place.replicas;
+    }
+    if (auto warning = distinct_warning(view, job.place)) eprint("hrw: warning: {}\n", *warning);
     ProgressLine progress;
     job.progress = progress.callback();
     const PlanSummary s = check_placement(view, job);

@@ -39,7 +39,8 @@ Runner add_place(CLI::App& app) {
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();
-    job.place = args->bulk.place_options();
+    job.place = request_for(view, args->bulk.place_options(), BulkOptions::given(*sub));
+    warn_distinct(view, job.place);
     job.out = args->out;
     job.stats = args->stats;
     ProgressLine progress;

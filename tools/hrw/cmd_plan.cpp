@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "hrw/bulk_options.hpp"
+#include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
@@ -96,12 +97,17 @@ ScheduleLimits schedule_limits(const PlanArgs& a) {
   return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
 }
 
-int plan_from_placement(const PlanArgs& a) {
+int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   const ClusterView to(load_view(a.to, a));
   PlacementPlanJob job;
   job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
   if (a.replicas_given) job.current.replicas = a.bulk.replicas;
   job.place = a.bulk.place_options();
+  if (to.rule()) {  // contract §8: the target's rule, flags agreeing
+    job.place = options_for(to, job.place, given);
+    job.current.replicas = job.place.replicas;
+  }
+  warn_distinct(to, job.place);
   job.batch_size = a.batch_size;
   job.out_dir = a.out_dir;
   job.svg = a.svg;
@@ -170,15 +176,22 @@ Runner add_plan(CLI::App& app) {
                                           : "plan: --from needs --keys");
     if (!args->from_placement.empty()) {
       args->replicas_given = sub->count("--replicas") > 0;
-      return plan_from_placement(*args);
+      return plan_from_placement(*args, BulkOptions::given(*sub));
     }
     const ClusterView from(load_view(args->from, *args));
     const ClusterView to(load_view(args->to, *args));
-    if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
+    // Contract §8: each view places by its rule (flags agreeing), or by the flags.
+    const GivenSettings given = BulkOptions::given(*sub);
+    const PlaceOptions place_a = options_for_plan(from, to, args->bulk.place_options(), given);
+    warn_distinct(from, place_a);
+    warn_distinct(to, place_a);
+    // A staged plan refuses such views in one line of its own: no warning before it.
+    if (!args->max_moved_fraction)
+      if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
     if (args->kernel_only) return kernel_only(from, to, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
-    job.place = args->bulk.place_options();
+    job.place = place_a;
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;

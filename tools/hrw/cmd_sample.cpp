@@ -3,26 +3,27 @@
 #include <charconv>
 
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/numbers.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
+#include "hrw/view_json.hpp"
 
 namespace hrw::cli {
 
 namespace {
 
-std::string view_json(std::int64_t version, int nodes) {
+// The sample views, written by the one view serialiser (view_json.hpp).
+std::string sample_view(std::int64_t version, int nodes) {
   static const char* const kZones[] = {"eu-1a", "eu-1b", "eu-1c"};
-  nlohmann::ordered_json v;
-  v["version"] = version;
-  v["nodes"] = nlohmann::ordered_json::array();
+  ClusterSpec spec;
+  spec.source = "sample";
+  spec.version = version;
   for (int i = 0; i < nodes; ++i)
-    v["nodes"].push_back({{"id", fmt::format("node-{}", i)}, {"zone", kZones[i % 3]}});
-  return v.dump(2) + "\n";
+    spec.nodes.push_back({fmt::format("node-{}", i), std::nullopt, {{"zone", kZones[i % 3]}}});
+  return view_json(spec);
 }
 
 // user:0 ... user:N-1, one per line, written in 1 MB pieces.
@@ -54,8 +55,8 @@ Runner add_sample(CLI::App& app) {
     make_output_dir(*dir);
     // All three or none: a plan must never read new keys against old views.
     AtomicFile from(*dir + "/from.json"), to(*dir + "/to.json"), keys(*dir + "/keys.txt");
-    from.write(view_json(1, 10));
-    to.write(view_json(2, 11));
+    from.write(sample_view(1, 10));
+    to.write(sample_view(2, 11));
     write_keys(keys, *count);
     commit_all({&keys, &from, &to});
     eprint("wrote {0}/keys.txt ({1} keys), {0}/from.json, {0}/to.json\n", *dir, *count);

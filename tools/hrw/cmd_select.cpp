@@ -10,6 +10,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/hierarchy.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/process.hpp"
 #include "hrw/select.hpp"
 
 namespace hrw::cli {
@@ -72,11 +73,11 @@ int print_table(const ClusterView& view, const SelectArgs& a, const Selection& s
                  s.fnv, s.r);
   }
   fmt::print("owner: {}\n", view.node(ranking.front().node).id);
-  if (a.replicas) {
+  if (selection.replicas) {
     std::vector<std::string> ids;
     for (auto n : selection.replica_nodes) ids.push_back(view.node(n).id);
-    fmt::print("replicas ({}{}): {}{}\n", a.replicas,
-               a.distinct.empty() ? "" : ", distinct " + a.distinct, fmt::join(ids, ", "),
+    fmt::print("replicas ({}{}): {}{}\n", selection.replicas,
+               selection.distinct.empty() ? "" : ", distinct " + selection.distinct, fmt::join(ids, ", "),
                selection.partial ? "  [PARTIAL]" : "");
   }
   return 0;
@@ -99,6 +100,7 @@ Runner add_select(CLI::App& app) {
     const ClusterView view = args->cluster.load();
     const Selection selection =
         select_key(view, args->key, {args->replicas, args->distinct, args->partial});
+    if (selection.warning) eprint("hrw: warning: {}\n", *selection.warning);
     if (args->format == "json") {
       fmt::print("{}\n", selection_json(view, selection));
       return 0;

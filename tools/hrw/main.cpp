@@ -33,6 +33,8 @@ std::string_view flag_for(hrw::Setting setting) {
     case hrw::Setting::virtual_nodes: return "--vnodes";
     case hrw::Setting::maglev_size: return "--maglev-size";
     case hrw::Setting::load_factor: return "--load-factor";
+    case hrw::Setting::hierarchy_list: return "--hierarchy";
+    case hrw::Setting::partial_results: return "--partial";
     case hrw::Setting::none: break;
   }
   return {};

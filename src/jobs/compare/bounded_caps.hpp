@@ -15,8 +15,9 @@ namespace hrw::compare {
 inline std::vector<std::uint64_t> bounded_caps(const NodeList& nodes, std::size_t keys,
                                                double load_factor, bool use_weights) {
   std::vector<std::uint64_t> caps(nodes.size());
+  const std::vector<double> shares = nodes.shares();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const double share = use_weights ? nodes.share(i) : 1.0 / static_cast<double>(nodes.size());
+    const double share = use_weights ? shares[i] : 1.0 / static_cast<double>(nodes.size());
     caps[i] = static_cast<std::uint64_t>(std::ceil(load_factor * static_cast<double>(keys) * share));
   }
   return caps;

@@ -17,7 +17,8 @@ namespace hrw::compare {
 double ideal_moved_fraction(const NodeList& from, const NodeList& to) {
   auto shares = [](const NodeList& list) {
     IdShares out;
-    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(list.ids[i], list.share(i));
+    const std::vector<double> shares = list.shares();
+    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(list.ids[i], shares[i]);
     return out;
   };
   return total_variation_distance(shares(from), shares(to));

@@ -12,6 +12,14 @@ double NodeList::total_weight() const {
   return sum;
 }
 
+std::vector<double> NodeList::shares() const {
+  const double total = total_weight();
+  std::vector<double> out;
+  out.reserve(weights.size());
+  for (double w : weights) out.push_back(w / total);
+  return out;
+}
+
 NodeList numbered_nodes(std::size_t count, const std::string& source) {
   if (count == 0) throw InputError(fmt::format("{}: the node count must be at least 1", source));
   NodeList list;

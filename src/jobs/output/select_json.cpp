@@ -1,4 +1,6 @@
 // hrw select's audit of one key (select.hpp): the selection, and its JSON form.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "hrw/hierarchy.hpp"
@@ -11,16 +13,22 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
   Selection s;
   s.key = std::string(key);
   s.replicas = request.replicas == 0 && !request.distinct.empty() ? 1 : request.replicas;
+  PlaceOptions options;
+  options.replicas = std::max<std::uint32_t>(s.replicas, 1);
+  options.distinct_label = request.distinct;
+  options.allow_partial = request.partial;
+  options = options_for(view, options,
+                        {request.replicas != 0, !request.distinct.empty(), request.partial});
+  if (view.rule()) s.replicas = options.replicas;  // the rule's replicas are always shown
+  s.distinct = options.distinct_label;
   if (s.replicas) {
-    PlaceOptions options;
-    options.replicas = s.replicas;
-    options.distinct_label = request.distinct;
-    options.allow_partial = request.partial;
     validate_request(view, options);
-    if (request.distinct.empty()) {
+    s.warning = distinct_warning(view, options);
+    if (options.distinct_label.empty()) {
       s.replica_nodes = reference::top_r(view, key, s.replicas);
     } else {
-      auto d = reference::top_r_distinct(view, key, s.replicas, request.distinct, request.partial);
+      auto d = reference::top_r_distinct(view, key, s.replicas, options.distinct_label,
+                                         options.allow_partial);
       s.replica_nodes = std::move(d.nodes);
       s.partial = d.partial;
     }

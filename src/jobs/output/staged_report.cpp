@@ -1,5 +1,5 @@
-// What a staged plan tells the operator: DIR/summary.json, the stderr summary, and the
-// step views as cluster files.
+// What a staged plan tells the operator: DIR/summary.json and the stderr summary (the step
+// views are written by the one view serialiser, view_json.hpp).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -16,22 +16,6 @@ double fraction(std::uint64_t part, std::uint64_t whole) {
 }
 
 }  // namespace
-
-std::string cluster_json(const ClusterSpec& spec) {
-  ordered_json out;
-  out["version"] = spec.version;
-  if (!spec.seed.empty()) out["seed"] = spec.seed;
-  out["hash"] = std::string(to_string(spec.hash));
-  auto& nodes = out["nodes"] = ordered_json::array();
-  for (const NodeSpec& n : spec.nodes) {
-    ordered_json node;
-    node["id"] = n.id;
-    if (n.weight) node["weight"] = *n.weight;  // nlohmann prints doubles round-trip exact
-    for (auto& [name, value] : n.labels) node[name] = value;
-    nodes.push_back(std::move(node));
-  }
-  return out.dump(2, ' ', false, ordered_json::error_handler_t::strict) + "\n";
-}
 
 std::string staged_summary_json(const StagedPlan& p) {
   const bool bytes = p.cap_by == CapBy::bytes;

@@ -17,14 +17,17 @@
 // moves at most F of the keys (or bytes): bisection on p', one placement pass per probe.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "hrw/atomic_file.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/hierarchy.hpp"
 #include "hrw/output.hpp"
 #include "hrw/plan_folder.hpp"
+#include "hrw/view_json.hpp"
 #include "plan/plan_outputs.hpp"
 
 namespace hrw {
@@ -61,10 +64,11 @@ class Path {
     if (p >= 2) return spec_of(*b_);
     const double lambda = p >= 1 ? 1.0 : lambda0_ + p * (1.0 - lambda0_);
     const double mu = p <= 1 ? 1.0 : 1.0 - (p - 1.0) * (1.0 - mu_end_);
-    ClusterSpec s;
+    // Every field but the weights is B's (run_staged_plan refuses views that differ in
+    // seed, hash, hierarchy or rule), so a step places keys as A and B do.
+    ClusterSpec s = spec_of(*b_);
     s.source = "staged view";
-    s.seed = b_->seed();
-    s.hash = b_->hash();
+    s.nodes.clear();
     for (const Ramp& r : ramps_) {
       double w = r.from;
       if (r.to > r.from) w = std::max(r.from, lambda * r.to);
@@ -75,21 +79,16 @@ class Path {
   }
 
  private:
-  static ClusterSpec spec_of(const ClusterView& v) {
-    ClusterSpec s;
-    s.source = v.source();
-    s.seed = v.seed();
-    s.hash = v.hash();
-    s.version = v.version();
-    for (const Node& n : v.nodes())
-      s.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt, n.labels});
-    return s;
-  }
   const ClusterView* a_;
   const ClusterView* b_;
   std::vector<Ramp> ramps_;
   double lambda0_ = 1.0, mu_end_ = 1.0;
 };
+
+bool same_hierarchy(const ClusterView& a, const ClusterView& b) {
+  if (!a.hierarchy() || !b.hierarchy()) return !a.hierarchy() && !b.hierarchy();
+  return a.hierarchy()->labels() == b.hierarchy()->labels();
+}
 
 std::uint64_t measured(const PlanSummary& s, CapBy by) {
   return by == CapBy::bytes ? s.moved.bytes : s.moved.keys;
@@ -107,8 +106,16 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
   const double f = job.max_moved_fraction;
   if (!(f > 0 && f <= 1))
     throw InputError(fmt::format("the moved-fraction cap must be in (0, 1], got {}", f));
-  if (from.seed() != to.seed() || from.hash() != to.hash())
-    throw InputError("a staged plan needs two views that hash keys alike (same seed and hash)");
+  // The steps change weights only: every other field of a step is B's (Path::at).
+  const char* differs = from.seed() != to.seed()   ? "seed"
+                        : from.hash() != to.hash() ? "hash mode"
+                        : !same_hierarchy(from, to) ? "hierarchy"
+                        : from.rule() != to.rule()  ? "rule"
+                                                    : nullptr;
+  if (differs)
+    throw InputError(fmt::format("a staged plan needs two views that differ only in nodes and "
+                                 "weights: {} and {} differ in {}",
+                                 from.source(), to.source(), differs));
   // The whole folder (summary.json and every steps/NN/) is one publication, locked and
   // checked before any key is read (docs/plan.md, "Publication").
   PlanFolder folder(job.step.out_dir);
@@ -166,6 +173,11 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
   // Versions that order the steps and collide with neither A nor B: the larger of their
   // versions + step number (so the last step, B's placement, is a version after B's).
   const std::int64_t base_version = std::max(from.version(), to.version());
+  if (base_version > INT64_MAX - static_cast<std::int64_t>(views.size()))
+    throw InputError(fmt::format(
+        "step versions count up from the larger view version, {}, one per step: {} step(s) "
+        "pass the largest version, {} (give the views smaller versions)",
+        base_version, views.size(), INT64_MAX));
   for (std::size_t k = 0; k < views.size(); ++k) views[k].version = base_version + static_cast<std::int64_t>(k + 1);
 
   std::optional<ClusterView> previous;
@@ -178,7 +190,7 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     step.svg.clear();
     {
       AtomicFile file(folder.file(sub + "/view.json"));
-      file.write(cluster_json(views[k]));
+      file.write(view_json(views[k]));
       file.commit();
     }
     plan_detail::PlanOutputs out(folder, sub, "", step.batch_size, step.limits);
