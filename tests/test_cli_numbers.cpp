@@ -96,8 +96,8 @@ TEST_CASE("bytes and requests whose sum overflows are refused, naming the line",
   const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
   const std::string bytes = dir.write("b.csv", "key,bytes\nx,18446744073709551615\ny,0\nz,1\n");
   const std::string requests = dir.write("r.csv", "key,requests\nx,9223372036854775808\ny,9223372036854775808\n");
-  for (const auto& [file, message] : {std::pair{bytes, "b.csv: line 4: the bytes column adds up to more than 2^64 - 1"},
-                                      std::pair{requests, "r.csv: line 3: the requests column adds up to more than 2^64 - 1"}}) {
+  for (const auto& [file, message] : {std::pair{bytes, "b.csv: line 4: the bytes total exceeds 2^64 - 1"},
+                                      std::pair{requests, "r.csv: line 3: the requests total exceeds 2^64 - 1"}}) {
     for (const auto& res : {run_hrw({"place", "--cluster", view, "--keys", file}),
                             run_hrw({"plan", "--from", view, "--to", view, "--keys", file, "--out", dir.file("p")})}) {
       CHECK(res.exit_code == 2);

@@ -138,3 +138,34 @@ TEST_CASE("place, plan and select outputs are well-formed for random key and id 
     CHECK(clean_utf8(csvg));
   }
 }
+
+TEST_CASE("SVG outputs parse for ids with characters XML 1.0 forbids (U+FFFE, U+FFFF, C0)",
+          "[cli][outputs][bytes][svg]") {
+  // Valid JSON and valid UTF-8, but not XML 1.0 characters: they are replaced by U+FFFD.
+  CHECK(!hrw::test::xml_chars_error("<a>\xEF\xBF\xBE</a>").empty());  // the check can fail
+  CHECK(!hrw::test::xml_chars_error("<a>\xEF\xBF\xBF</a>").empty());
+  CHECK(!hrw::test::xml_wellformedness_error("<a>&#xFFFE;</a>").empty());
+  TempDir dir;
+  nlohmann::json from, to;
+  from["version"] = 1;
+  to["version"] = 2;
+  from["nodes"] = {"a", "b\xEF\xBF\xBE", "c\xEF\xBF\xBF"};
+  to["nodes"] = {"a", "b\xEF\xBF\xBE", "c\xEF\xBF\xBF", "d\x01\xEF\xBF\xBE\xEF\xBF\xBF<&>"};
+  const std::string fa = dir.write("from.json", from.dump()), fb = dir.write("to.json", to.dump());
+  std::string keys;
+  for (int i = 0; i < 500; ++i) keys += "k" + std::to_string(i) + "\n";
+  const std::string input = dir.write("k.txt", keys);
+  auto res = run_hrw({"plan", "--from", fa, "--to", fb, "--keys", input, "--out", dir.file("p"), "--svg",
+                      dir.file("p.svg"), "--quiet"});
+  REQUIRE(res.exit_code == 0);
+  const std::string svg = read_file(dir.file("p.svg"));
+  CHECK(hrw::test::xml_wellformedness_error(svg) == "");
+  CHECK(svg.find("\xEF\xBF\xBE") == std::string::npos);
+  CHECK(svg.find("\xEF\xBF\xBF") == std::string::npos);
+  CHECK(svg.find("b\xEF\xBF\xBD") != std::string::npos);  // replaced, one for one
+  res = run_hrw({"compare", "--keys", input, "--from-cluster", fa, "--to-cluster", fb, "--svg", dir.file("c.svg")});
+  REQUIRE(res.exit_code == 0);
+  const std::string csvg = read_file(dir.file("c.svg"));
+  CHECK(hrw::test::xml_wellformedness_error(csvg) == "");
+  CHECK(csvg.find("\xEF\xBF\xBE") == std::string::npos);
+}

@@ -212,11 +212,14 @@ TEST_CASE("hrw plan: bad per-node limits exit 2 with one line", "[cli][schedule]
   const std::string keys = dir.write("k.txt", "x\ny\nz\n");
   const std::string sized = dir.write("k.csv", "key,bytes\nx,1\ny,2\n");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--keys", keys, "--max-moves-per-node", "0"}, "hrw: --max-moves-per-node must be at least 1, got 0"},
-      {{"--keys", sized, "--max-bytes-per-node", "0"}, "hrw: --max-bytes-per-node must be at least 1, got 0"},
+      {{"--keys", keys, "--max-moves-per-node", "0"},
+       "hrw: --max-moves-per-node: must be an integer from 1 to 18446744073709551615, got \"0\""},
+      {{"--keys", sized, "--max-bytes-per-node", "0"},
+       "hrw: --max-bytes-per-node: must be an integer from 1 to 18446744073709551615, got \"0\""},
       {{"--keys", keys, "--max-bytes-per-node", "10"},  // no bytes column
        "k.txt: a per-node byte limit needs a bytes column in the keys"},
-      {{"--keys", keys, "--max-moves-per-node", "-1"}, "hrw: --max-moves-per-node must be at least 1, got -1"}};
+      {{"--keys", keys, "--max-moves-per-node", "-1"},
+       "hrw: --max-moves-per-node: must be an integer from 1 to 18446744073709551615, got \"-1\""}};
   for (const auto& [args, message] : cases) {
     std::vector<std::string> cmd = {"plan", "--from", a, "--to", b, "--out", dir.file("p")};
     cmd.insert(cmd.end(), args.begin(), args.end());

@@ -125,9 +125,9 @@ TEST_CASE("staged plans: impossible or invalid caps exit 2 with one line", "[cli
                                  "--max-moved-fraction", "0.3"});
   CHECK(ok.exit_code == 0);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--max-moved-fraction", "0"}, "hrw: --max-moved-fraction must be in (0, 1], got 0"},
-      {{"--max-moved-fraction", "-0.5"}, "hrw: --max-moved-fraction must be in (0, 1], got -0.5"},
-      {{"--max-moved-fraction", "1.5"}, "hrw: --max-moved-fraction must be in (0, 1], got 1.5"},
+      {{"--max-moved-fraction", "0"}, "hrw: --max-moved-fraction: must be a number in (0, 1], got \"0\""},
+      {{"--max-moved-fraction", "-0.5"}, "hrw: --max-moved-fraction: must be a number in (0, 1], got \"-0.5\""},
+      {{"--max-moved-fraction", "1.5"}, "hrw: --max-moved-fraction: must be a number in (0, 1], got \"1.5\""},
       {{"--max-moved-fraction", "0.02", "--cap-by", "bytes"},  // a heavy key alone is more
        "hrw: no step moves at most 0.02 of the bytes"},
       {{"--max-moved-fraction", "0.001"}, "hrw: no step moves at most 0.001 of the keys"},  // less than one key

@@ -9,8 +9,36 @@
 
 namespace hrw::test {
 
+// XML 1.0 §2.2: Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+inline bool xml_char(char32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+         (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+// "" when every character of `xml` is valid UTF-8 and an XML 1.0 Char, else the offset.
+inline std::string xml_chars_error(const std::string& xml) {
+  for (std::size_t i = 0; i < xml.size();) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(xml[k]); };
+    const unsigned char c = b(i);
+    const std::size_t n = c < 0x80 ? 1 : c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    if (n == 0 || i + n > xml.size()) return "invalid UTF-8 at byte " + std::to_string(i);
+    char32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (std::size_t k = 1; k < n; ++k) {
+      if ((b(i + k) & 0xC0) != 0x80) return "invalid UTF-8 at byte " + std::to_string(i);
+      cp = (cp << 6) | (b(i + k) & 0x3F);
+    }
+    const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n]) return "overlong UTF-8 at byte " + std::to_string(i);
+    if (!xml_char(cp)) return "character U+" + std::to_string(static_cast<unsigned long>(cp)) +
+                              " (decimal) not allowed in XML 1.0 at byte " + std::to_string(i);
+    i += n;
+  }
+  return "";
+}
+
 // "" when `xml` is well-formed, else a message naming the byte offset.
 inline std::string xml_wellformedness_error(const std::string& xml) {
+  if (std::string chars = xml_chars_error(xml); !chars.empty()) return chars;
   std::size_t i = 0;
   std::vector<std::string> open;
   int roots = 0;
@@ -29,9 +57,11 @@ inline std::string xml_wellformedness_error(const std::string& xml) {
     if (!ok && name.size() > 1 && name[0] == '#') {
       const bool hex = name[1] == 'x';
       const std::string digits = name.substr(hex ? 2 : 1);
-      ok = !digits.empty();
+      ok = !digits.empty() && digits.size() <= 7;
       for (char c : digits)
         ok = ok && (hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c)));
+      // A character reference must name an XML Char too (&#xFFFE; is as bad as the bytes).
+      if (ok) ok = xml_char(static_cast<char32_t>(std::stoul(digits, nullptr, hex ? 16 : 10)));
     }
     i = end + 1;
     return ok;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hrw/checked_sum.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/placement.hpp"
@@ -74,13 +75,16 @@ struct LoadCounts {
   std::uint64_t bytes = 0;
   std::uint64_t requests = 0;
 
+  // Checked sums (checked_sum.hpp): InputError "the bytes total exceeds 2^64 - 1", never a wrap.
   void add(const KeyChunk& chunk, std::size_t i) {
-    keys += 1;
-    bytes += chunk.bytes_of(i);
-    requests += chunk.requests_of(i);
+    add_checked(keys, 1, "keys");
+    add_checked(bytes, chunk.bytes_of(i), "bytes");
+    add_checked(requests, chunk.requests_of(i), "requests");
   }
   LoadCounts& operator+=(const LoadCounts& o) {
-    keys += o.keys, bytes += o.bytes, requests += o.requests;
+    add_checked(keys, o.keys, "keys");
+    add_checked(bytes, o.bytes, "bytes");
+    add_checked(requests, o.requests, "requests");
     return *this;
   }
   bool operator==(const LoadCounts&) const = default;

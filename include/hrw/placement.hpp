@@ -23,9 +23,15 @@ struct PlaceOptions {
   std::string distinct_label;  // empty: no failure-domain constraint
   bool allow_partial = false;  // with distinct_label: fewer than R domains marks keys partial
   bool with_scores = false;    // also fill Placement::scores
-  unsigned threads = 0;        // 0: all cores; 1: the calling thread only
+  unsigned threads = 0;        // 0: all cores; 1: the calling thread only (see worker_threads)
   Engine engine = Engine::simd;
 };
+
+// The threads a request for `threads` gets (0 stays 0: all cores): at most what oneTBB allows
+// the process now (its max_allowed_parallelism, the core count unless the host raised it), so
+// that the library never makes oneTBB print its "number of workers is limited" warning.
+// Every parallel entry point of the library goes through it.
+unsigned worker_threads(unsigned threads);
 
 struct Placement {
   std::uint32_t replicas = 1;

@@ -21,7 +21,9 @@ class CsvReader;
 class PlacementReader {
  public:
   // Throws InputError naming the file: no `key` column, no owner/replica columns, replica
-  // columns not numbered 1..R, or (when given) a replica count other than `replicas`.
+  // columns not numbered 1..R, a column named replica... that is not replica_N, or (when
+  // given) a replica count other than `replicas`. A UTF-8 byte-order mark is skipped.
+  // next(): InputError naming the line when a bytes or requests total exceeds 2^64 - 1.
   PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas);
   ~PlacementReader();
 
@@ -41,7 +43,7 @@ class PlacementReader {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::uint32_t holder(const std::string& id);
-  std::uint64_t count(std::size_t col, const char* what) const;
+  std::uint64_t count(std::size_t col, const char* what, std::uint64_t& total) const;
 
   std::string name_;
   // The I/O layer's readers, private to it (src/io).
@@ -54,6 +56,7 @@ class PlacementReader {
   std::vector<std::string> ids_;
   std::unordered_map<std::string, std::uint32_t> id_index_;
   std::uint64_t keys_ = 0;
+  std::uint64_t bytes_total_ = 0, requests_total_ = 0;
 };
 
 // Keys seen twice, without holding every key in memory: each key goes, with its line, to

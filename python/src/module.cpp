@@ -40,11 +40,14 @@ Engine engine_named(const std::string& name) {
 PlaceOptions place_options(long long replicas, const std::optional<std::string>& distinct,
                            bool partial, unsigned threads, const std::string& engine = "simd") {
   // A Python int can be anything: refuse what uint32 cannot hold in the library's words.
+  // Refused, not clamped: the CLI's --replicas range (docs/errors.md), in the library's words.
   if (replicas < 1)
     throw InputError(Setting::replica_count, fmt::format(" must be at least 1, got {}", replicas));
+  if (replicas > static_cast<long long>(std::numeric_limits<std::uint32_t>::max()))
+    throw InputError(Setting::replica_count, fmt::format(" must be at most {}, got {}",
+                                                         std::numeric_limits<std::uint32_t>::max(), replicas));
   PlaceOptions o;
-  o.replicas = static_cast<std::uint32_t>(
-      std::min<long long>(replicas, std::numeric_limits<std::uint32_t>::max()));
+  o.replicas = static_cast<std::uint32_t>(replicas);
   o.distinct_label = distinct.value_or("");
   o.allow_partial = partial;
   o.threads = threads;

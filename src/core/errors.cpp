@@ -1,5 +1,9 @@
 #include "hrw/errors.hpp"
 
+#include <string>
+
+#include "hrw/checked_sum.hpp"
+
 namespace hrw {
 
 std::string_view setting_name(Setting setting) {
@@ -18,6 +22,13 @@ std::string_view setting_name(Setting setting) {
     case Setting::partial_results: return "partial results";
   }
   return "";
+}
+
+InputError sum_overflow(std::string_view what, std::string_view where) {
+  std::string message;
+  if (!where.empty()) message.append(where).append(": ");
+  message.append("the ").append(what).append(" total exceeds ").append(kSumLimitText);
+  return InputError(message);
 }
 
 InputError::InputError(Setting setting, std::string detail)

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -29,6 +30,7 @@ constexpr std::size_t kChunk = 4096;
 template <class Fn>
 void for_chunks(std::size_t n, unsigned threads, Fn&& fn, std::size_t chunk = kChunk) {
   if (n == 0) return;
+  threads = worker_threads(threads);
   if (threads == 1 || n <= chunk) {
     for (std::size_t lo = 0; lo < n; lo += chunk) fn(lo, std::min(n, lo + chunk));
     return;
@@ -49,6 +51,15 @@ void for_chunks(std::size_t n, unsigned threads, Fn&& fn, std::size_t chunk = kC
     arena.execute(body);
   }
 }
+
+}  // namespace
+
+unsigned worker_threads(unsigned threads) {
+  const std::size_t allowed = tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(allowed, 1)));
+}
+
+namespace {
 
 void place_reference(const ClusterView& view, const KeyView& keys, const PlaceOptions& opt,
                      Placement& out, std::size_t lo, std::size_t hi) {

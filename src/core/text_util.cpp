@@ -1,10 +1,12 @@
 #include "text_util.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "hrw/input_file.hpp"
 
 namespace hrw {
 
@@ -41,19 +44,52 @@ std::optional<double> parse_double(std::string_view text) {
   return value;
 }
 
+OpenedInput open_input(const std::string& path, const std::string& name) {
+  // O_NONBLOCK: opening a FIFO nobody writes to would wait for ever.
+  OpenedInput in;
+  in.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (in.fd < 0) throw InputError(fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
+  auto fail = [&](const std::string& message) {
+    ::close(in.fd);
+    throw InputError(message);
+  };
+  struct stat st {};
+  if (::fstat(in.fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail(fmt::format("{}: cannot read: is a directory", name));
+    in.fifo = S_ISFIFO(st.st_mode);
+    in.regular = S_ISREG(st.st_mode);
+    if (in.regular) in.size = static_cast<unsigned long long>(st.st_size);
+  }
+  // A FIFO: a non-blocking read gives data or EAGAIN once a writer is there, 0 while there is
+  // none; poll reports POLLHUP only for a writer that came and went.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kFifoWaitSeconds);
+  while (in.fifo) {
+    char buf[1 << 12];
+    const ssize_t n = ::read(in.fd, buf, sizeof buf);
+    if (n > 0) {
+      in.first.append(buf, static_cast<std::size_t>(n));
+      break;
+    }
+    if (n < 0 && errno == EAGAIN) break;
+    if (n < 0 && errno != EINTR) fail(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+    if (n < 0) continue;
+    pollfd p{in.fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0 && (p.revents & POLLHUP) && !(p.revents & POLLIN)) break;  // empty
+    if (std::chrono::steady_clock::now() >= deadline)
+      fail(fmt::format("{}: no writer opened the FIFO within {} s", name, kFifoWaitSeconds));
+  }
+  ::fcntl(in.fd, F_SETFL, ::fcntl(in.fd, F_GETFL) & ~O_NONBLOCK);  // a stream from here on
+  return in;
+}
+
 std::string read_whole_file(const std::string& path, std::size_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO nobody writes to would wait forever; read then sees its end.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  OpenedInput in = open_input(path, path);
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: cannot read: is a directory", path));
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a writer that is there: wait for it
-  std::string text;
+  } closer{in.fd};
+  const int fd = in.fd;
+  std::string text = std::move(in.first);
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -64,7 +100,7 @@ std::string read_whole_file(const std::string& path, std::size_t max_bytes) {
       throw InputError(fmt::format("{}: larger than the {} MiB limit", path, max_bytes >> 20));
     text.append(buf, static_cast<std::size_t>(n));
   }
-  if (text.empty() && S_ISFIFO(st.st_mode))
+  if (text.empty() && in.fifo)
     throw InputError(fmt::format("{}: a FIFO with nothing written to it", path));
   return text;
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "hrw/input_file.hpp"
 
 namespace hrw::io {
 
@@ -25,16 +26,16 @@ ByteReader::ByteReader(const std::string& path)
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw InputError(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
+    OpenedInput in = open_input(path, name_);  // the one rule for FIFOs
+    fd_ = in.fd;
     own_fd_ = true;
+    if (in.regular) size_ = in.size;
+    std::memcpy(buf_.data(), in.first.data(), in.first.size());  // at most 4 KiB
+    end_ = in.first.size();
   }
   struct stat st {};
-  if (::fstat(fd_, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      if (own_fd_) ::close(fd_);
-      throw InputError(fmt::format("{}: cannot read: is a directory", name_));
-    }
+  if (path == "-" && ::fstat(fd_, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: cannot read: is a directory", name_));
     if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
   }
 #ifdef POSIX_FADV_SEQUENTIAL

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
 #include "byte_reader.hpp"
 #include "csv_reader.hpp"
@@ -92,9 +93,9 @@ struct KeySource::Impl {
   std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
                           std::uint64_t line) const {
     const std::uint64_t value = io::parse_count(cell, column, in.name(), line);
-    if (__builtin_add_overflow(sum, value, &sum))
-      throw InputError(fmt::format("{}: line {}: the {} column adds up to more than 2^64 - 1",
-                                   in.name(), line, column));
+    const auto total = exact_sum(sum, value);
+    if (!total) throw sum_overflow(column, fmt::format("{}: line {}", in.name(), line));
+    sum = *total;
     return value;
   }
   void next_csv(KeyChunk& chunk, std::size_t max_keys);

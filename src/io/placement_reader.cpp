@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
 #include "byte_reader.hpp"
 #include "csv_reader.hpp"
@@ -24,14 +25,22 @@ std::optional<std::uint64_t> regular_file_size(const std::string& path) {
   return size;
 }
 
-// "replica_7" -> 7; nullopt for anything else.
-std::optional<std::size_t> replica_rank(const std::string& name) {
+// "replica_7" -> 7; nullopt for a name that does not start with "replica". A name that does
+// but is not replica_N (N from 1, no leading zero: "replica_02", "replica_", "replica1") is
+// refused: a column meant as a replica must not be ignored.
+std::optional<std::size_t> replica_rank(std::string_view name, const std::string& file) {
   constexpr std::string_view kPrefix = "replica_";
-  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0) return std::nullopt;
+  if (!name.starts_with("replica")) return std::nullopt;
   std::size_t rank = 0;
   const char* end = name.data() + name.size();
-  auto [ptr, ec] = std::from_chars(name.data() + kPrefix.size(), end, rank);
-  if (ec != std::errc() || ptr != end || rank == 0 || name[kPrefix.size()] == '0') return std::nullopt;
+  bool ok = name.size() > kPrefix.size() && name.starts_with(kPrefix) && name[kPrefix.size()] != '0';
+  if (ok) {
+    auto [ptr, ec] = std::from_chars(name.data() + kPrefix.size(), end, rank);
+    ok = ec == std::errc() && ptr == end && rank > 0;
+  }
+  if (!ok)
+    throw InputError(fmt::format("{}: line 1: column {} is not a replica column (replica_1, replica_2, ...)",
+                                 file, quote_for_message(name)));
   return rank;
 }
 
@@ -47,13 +56,15 @@ PlacementReader::PlacementReader(const std::string& path, std::optional<std::uin
   std::size_t owner_col = kNone;
   std::vector<std::size_t> ranked;  // column of rank r + 1, kNone until seen
   for (std::size_t c = 0; c < fields_; ++c) {
-    const std::string& f = csv_->field(c);
+    std::string_view f = csv_->field(c);
+    // Spreadsheets start CSV files with a UTF-8 byte-order mark, as for keys files.
+    if (c == 0 && f.starts_with("\xEF\xBB\xBF")) f.remove_prefix(3);
     std::size_t* slot = nullptr;
     if (f == "key") slot = &key_col_;
     else if (f == "owner") slot = &owner_col;
     else if (f == "bytes") slot = &bytes_col_;
     else if (f == "requests") slot = &requests_col_;
-    else if (auto rank = replica_rank(f)) {
+    else if (auto rank = replica_rank(f, name_)) {
       if (*rank > 4096) throw InputError(fmt::format("{}: line 1: column {}: too many replicas", name_, quote_for_message(f)));
       if (ranked.size() < *rank) ranked.resize(*rank, kNone);
       slot = &ranked[*rank - 1];
@@ -87,8 +98,14 @@ std::uint32_t PlacementReader::holder(const std::string& id) {
   return it->second;
 }
 
-std::uint64_t PlacementReader::count(std::size_t col, const char* what) const {
-  return parse_count(csv_->field(col), what, name_, csv_->record_line());
+// A cell, added to its column's total (checked_sum.hpp): every total a plan or check reports
+// is part of these sums, so refusing an overflow here keeps every one of them right.
+std::uint64_t PlacementReader::count(std::size_t col, const char* what, std::uint64_t& total) const {
+  const std::uint64_t value = parse_count(csv_->field(col), what, name_, csv_->record_line());
+  const auto sum = exact_sum(total, value);
+  if (!sum) throw sum_overflow(what, fmt::format("{}: line {}", name_, csv_->record_line()));
+  total = *sum;
+  return value;
 }
 
 bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
@@ -120,8 +137,8 @@ bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
       holders.push_back(h);
     }
     chunk.keys.add(csv_->field(key_col_));
-    if (has_bytes()) chunk.bytes.push_back(count(bytes_col_, "bytes"));
-    if (has_requests()) chunk.requests.push_back(count(requests_col_, "requests"));
+    if (has_bytes()) chunk.bytes.push_back(count(bytes_col_, "bytes", bytes_total_));
+    if (has_requests()) chunk.requests.push_back(count(requests_col_, "requests", requests_total_));
     lines.push_back(line);
     ++keys_;
   }

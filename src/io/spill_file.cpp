@@ -9,18 +9,37 @@
 
 #include <fmt/format.h>
 
+#include "hrw/errors.hpp"
+
 namespace hrw::io {
 
-SpillFile::SpillFile(const std::string& dir) {
+namespace {
+
+// A spill file that cannot be created or written is the environment's doing (a missing or
+// read-only folder, a full disk), not a bug: an InputError naming the folder and the cause
+// (docs/errors.md, "Temporary files").
+[[noreturn]] void refuse(const std::string& dir, const char* what, int error) {
+  throw InputError(fmt::format("temporary folder {}: {}: {}", quote_for_message(dir, 256), what,
+                               std::strerror(error)));
+}
+
+}  // namespace
+
+std::string default_temp_folder() {
+  const char* env = std::getenv("TMPDIR");
+  return env && *env ? env : "/tmp";
+}
+
+SpillFile::SpillFile(const std::string& dir) : dir_(dir) {
   std::string name = dir + "/.hrw-spill-XXXXXX";
   const int fd = ::mkstemp(name.data());
-  if (fd < 0)
-    throw std::runtime_error(fmt::format("{}: cannot create a temporary file: {}", dir, std::strerror(errno)));
+  if (fd < 0) refuse(dir, "cannot create a temporary file", errno);
   ::unlink(name.c_str());
   file_ = ::fdopen(fd, "w+b");
   if (!file_) {
+    const int error = errno;
     ::close(fd);
-    throw std::runtime_error(fmt::format("{}: cannot open a temporary file", dir));
+    refuse(dir, "cannot open a temporary file", error);
   }
 }
 
@@ -29,8 +48,7 @@ SpillFile::~SpillFile() {
 }
 
 void SpillFile::write(const void* data, std::size_t size) {
-  if (size && std::fwrite(data, 1, size, file_) != size)
-    throw std::runtime_error(fmt::format("temporary file: write failed: {}", std::strerror(errno)));
+  if (size && std::fwrite(data, 1, size, file_) != size) refuse(dir_, "cannot write a temporary file", errno);
   written_ += size;
 }
 
@@ -42,8 +60,9 @@ bool SpillFile::read(void* data, std::size_t size) {
 }
 
 void SpillFile::rewind() {
-  if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-    throw std::runtime_error(fmt::format("temporary file: {}", std::strerror(errno)));
+  // Buffered writes fail here when the disk is full.
+  if (std::fflush(file_) != 0) refuse(dir_, "cannot write a temporary file", errno);
+  if (std::fseek(file_, 0, SEEK_SET) != 0) throw std::runtime_error(fmt::format("temporary file: {}", std::strerror(errno)));
 }
 
 }  // namespace hrw::io

@@ -6,6 +6,7 @@
 
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/process.hpp"
@@ -17,24 +18,29 @@ namespace {
 
 struct CheckArgs {
   std::string cluster, placement, distinct;
-  std::optional<std::int64_t> replicas;
+  std::optional<std::uint32_t> replicas;
   bool partial = false;
   unsigned threads = 0;
 };
 
 // Keys (and bytes) not where the view puts them, then per node the replicas missing there
-// and the replicas there that belong elsewhere.
+// and the replicas there that belong elsewhere. Node ids are bytes from the input: they are
+// shown by the one quoting rule of messages (quote_for_message), so an id holding a newline
+// or a control byte cannot forge a row; the path is shown as given, control bytes escaped.
 std::string report(const PlanSummary& s) {
   const char* unit = s.replicas == 1 ? "keys" : "replicas";
   std::string out = fmt::format("check {} against v{}: {} keys, {} not where v{} puts them ({:.3f}%)",
-                                s.from_placement, s.to_version, s.read.keys, s.moved.keys, s.to_version,
-                                s.moved_fraction() * 100);
+                                one_line(s.from_placement), s.to_version, s.read.keys, s.moved.keys,
+                                s.to_version, s.moved_fraction() * 100);
   if (s.has_bytes) out += fmt::format(", {} of {} bytes", s.moved.bytes, s.read.bytes);
   out += "\n";
+  std::vector<std::string> ids;
+  for (const NodeFlow& f : s.nodes) ids.push_back(quote_for_message(f.id));
   std::size_t width = 4;
-  for (const NodeFlow& f : s.nodes) width = std::max(width, f.id.size());
+  for (const std::string& id : ids) width = std::max(width, id.size());
   bool header = false;
-  for (const NodeFlow& f : s.nodes) {
+  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+    const NodeFlow& f = s.nodes[n];
     if (f.in.keys == 0 && f.out.keys == 0) continue;
     if (!header) {
       out += fmt::format("{:<{}}  {:>16}  {:>16}", "node", width, fmt::format("{} missing", unit),
@@ -42,7 +48,7 @@ std::string report(const PlanSummary& s) {
       out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", "bytes missing", "bytes extra") : "\n";
       header = true;
     }
-    out += fmt::format("{:<{}}  {:>16}  {:>16}", f.id, width, f.in.keys, f.out.keys);
+    out += fmt::format("{:<{}}  {:>16}  {:>16}", ids[n], width, f.in.keys, f.out.keys);
     out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", f.in.bytes, f.out.bytes) : "\n";
   }
   return out;
@@ -60,17 +66,16 @@ Runner add_check(CLI::App& app) {
                   "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests), "
                   "or - for stdin")
       ->required();
-  sub->add_option("--replicas", args->replicas, "Replica count R (default: the placement's)");
+  add_unsigned(*sub, "--replicas", args->replicas, 1, UINT32_MAX, "Replica count R (default: the placement's)");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
   sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
-  sub->add_option("--threads", args->threads, "Worker threads (0: all cores)");
+  add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Worker threads, 0: all cores");
   return [args]() -> int {
-    if (args->replicas && *args->replicas < 1)
-      throw InputError(fmt::format("--replicas must be at least 1, got {}", *args->replicas));
+    const ThreadLimit limit(args->threads);
     const ClusterView view(load_cluster_file(args->cluster));
     CheckJob job;
     job.current.path = args->placement;
-    if (args->replicas) job.current.replicas = static_cast<std::uint32_t>(*args->replicas);
+    job.current.replicas = args->replicas;
     job.place.distinct_label = args->distinct;
     job.place.allow_partial = args->partial;
     job.place.threads = args->threads;

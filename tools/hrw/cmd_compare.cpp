@@ -21,6 +21,8 @@ namespace {
 constexpr std::uint64_t kMaxSample = 100'000'000;
 constexpr std::uint64_t kMaxNodes = 10'000;
 constexpr std::uint64_t kMaxVnodes = 1'000;
+// From c = the node count on, the cap is at least every key: no bound at all.
+constexpr double kMaxLoadFactor = 10'000;
 
 struct CompareArgs {
   std::string keys_file;
@@ -90,8 +92,8 @@ Runner add_compare(CLI::App& app) {
   add_unsigned(*sub, "--vnodes", args->options.vnodes, 1, kMaxVnodes, "Ring: virtual nodes per server (default 100)");
   add_unsigned(*sub, "--maglev-size", args->options.maglev_size, 1, compare::kMaxMaglevSize,
                "Maglev: lookup table size M, prime (default 65537)");
-  sub->add_option("--load-factor", args->options.load_factor,
-                  "Bounded loads: cap = ceil(c x fair load), c > 1 (default 1.25)");
+  add_real(*sub, "--load-factor", args->options.load_factor, {1, kMaxLoadFactor, true},
+           "Bounded loads: cap = ceil(c x fair load), 1 < c <= 10000 (default 1.25)");
   sub->add_option("--format", args->format, "Output format (default table)")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--svg", args->svg_file, "Also write a two-panel SVG chart to FILE");

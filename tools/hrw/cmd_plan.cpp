@@ -35,9 +35,9 @@ struct PlanArgs {
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;
-  std::optional<std::int64_t> max_moves, max_bytes;
+  ScheduleLimits limits;
   std::optional<double> max_moved_fraction;
-  std::string cap_by = "keys";  // signed: -1 is refused, not wrapped
+  std::string cap_by = "keys";
   bool kernel_only = false;
   bool stage_times = false;
   std::optional<std::string> hierarchy;  // overrides both views' (contract §6)
@@ -59,7 +59,7 @@ int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& 
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
   PlaceOptions options = a.bulk.place_options();
-  const unsigned threads = options.threads;
+  const unsigned threads = worker_threads(options.threads);
   options.threads = 1;
   const PairPlacer placer(from, to, options);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
@@ -86,17 +86,6 @@ void print_stage_times(const StageTimes& t) {
              ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
 }
 
-ScheduleLimits schedule_limits(const PlanArgs& a) {
-  for (auto [name, value] : {std::pair{"--max-moves-per-node", a.max_moves},
-                             std::pair{"--max-bytes-per-node", a.max_bytes}})
-    if (value && *value < 1) throw InputError(fmt::format("{} must be at least 1, got {}", name, *value));
-  auto unsigned_of = [](std::optional<std::int64_t> v) -> std::optional<std::uint64_t> {
-    if (v) return static_cast<std::uint64_t>(*v);
-    return std::nullopt;
-  };
-  return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
-}
-
 int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   const ClusterView to(load_view(a.to, a));
   PlacementPlanJob job;
@@ -111,7 +100,7 @@ int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   job.batch_size = a.batch_size;
   job.out_dir = a.out_dir;
   job.svg = a.svg;
-  job.limits = schedule_limits(a);
+  job.limits = a.limits;
   ProgressLine progress;
   if (!a.bulk.quiet) job.progress = progress.callback();
   const PlanSummary summary = run_plan_from_placement(to, job);
@@ -131,7 +120,7 @@ Runner add_plan(CLI::App& app) {
       "placed together: one pass over the union of their node ids per key. Otherwise each\n"
       "key is placed twice, once per view (same results, about twice the placement time).");
   sub->add_option("--from", args->from, "Source cluster view (JSON, with version)");
-  sub->add_option("--from-placement", args->from_placement,
+  auto* from_placement = sub->add_option("--from-placement", args->from_placement,
                   "Instead of --from and --keys: where every key is now (CSV key,owner or "
                   "key,replica_1..R, optional bytes/requests), e.g. after a partial migration");
   sub->add_option("--to", args->to, "Target cluster view (JSON, with version)")->required();
@@ -139,27 +128,35 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--hierarchy", args->hierarchy,
                   "Comma-separated hierarchy labels, top level first, for both views (overrides the files')");
   sub->get_option("--keys")->required(false);  // not with --from-placement
-  add_unsigned(*sub, "--batch-size", args->batch_size, 1, kMaxBatchSize,
+  auto* batch_size = add_unsigned(*sub, "--batch-size", args->batch_size, 1, kMaxBatchSize,
                "Rows per batch of moves.csv (default 1000)");
   sub->add_option("--out", args->out_dir, "Output folder (created if missing)")->required();
-  sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
-  sub->add_option("--max-moves-per-node", args->max_moves,
-                  "Rounds instead of batches: each node sends at most K moves and receives at most "
-                  "K per round (the fewest rounds possible)");
-  sub->add_option("--max-bytes-per-node", args->max_bytes,
-                  "Rounds instead of batches: each node sends at most B bytes and receives at most B "
-                  "per round (bytes column of the keys; a larger key gets a round of its own)");
-  sub->add_option("--max-moved-fraction", args->max_moved_fraction,
-                  "Staged plan: steps DIR/steps/NN/ (view.json, moves.csv, summary.json), each moving "
-                  "at most F (0 < F <= 1) of the keys or bytes, measured on the keys");
-  sub->add_option("--cap-by", args->cap_by, "What --max-moved-fraction caps: keys (default) or bytes")
+  auto* svg = sub->add_option("--svg", args->svg, "Also write a per-node flow chart (SVG) to this file");
+  auto* max_moves = add_unsigned(*sub, "--max-moves-per-node", args->limits.max_moves_per_node, 1, UINT64_MAX,
+               "Rounds instead of batches: each node sends at most K moves and receives at most "
+               "K per round (the fewest rounds possible)");
+  auto* max_bytes = add_unsigned(*sub, "--max-bytes-per-node", args->limits.max_bytes_per_node, 1, UINT64_MAX,
+               "Rounds instead of batches: each node sends at most B bytes and receives at most B "
+               "per round (bytes column of the keys; a larger key gets a round of its own)");
+  auto* fraction = add_real(*sub, "--max-moved-fraction", args->max_moved_fraction, {0, 1, true},
+           "Staged plan: steps DIR/steps/NN/ (view.json, moves.csv, summary.json), each moving "
+           "at most F (0 < F <= 1) of the keys or bytes, measured on the keys");
+  auto* cap_by = sub->add_option("--cap-by", args->cap_by, "What --max-moved-fraction caps: keys (default) or bytes")
       ->check(CLI::IsMember({"keys", "bytes"}));
-  sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
-  sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
+  auto* kernel = sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
+  auto* stage_times = sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
+  // Every option is honoured or refused (docs/plan.md, "Options that go together"): the
+  // combinations that would be ignored are declared here, where the options are, and CLI11
+  // refuses them in one line ("--cap-by requires --max-moved-fraction", "--batch-size
+  // excludes --max-moves-per-node") before anything is read.
+  cap_by->needs(fraction);
+  batch_size->excludes(max_moves)->excludes(max_bytes);  // rounds replace batches
+  from_placement->excludes(fraction)->excludes(sub->get_option("--keys-format"));
+  kernel->excludes(fraction)->excludes(max_moves)->excludes(max_bytes)->excludes(svg)->excludes(from_placement)
+      ->excludes(stage_times);
+  stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
-    if (args->max_moved_fraction && !(*args->max_moved_fraction > 0 && *args->max_moved_fraction <= 1))
-      throw InputError(fmt::format("--max-moved-fraction must be in (0, 1], got {}", *args->max_moved_fraction));
     std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
                                         {"--out", args->out_dir + "/moves.csv"},
                                         {"--out", args->out_dir + "/summary.json"}};
@@ -195,7 +192,7 @@ Runner add_plan(CLI::App& app) {
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
-    job.limits = schedule_limits(*args);
+    job.limits = args->limits;
     ProgressLine progress;
     if (!args->bulk.quiet) job.progress = progress.callback();
     if (args->max_moved_fraction) {

@@ -15,6 +15,7 @@
 
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/numbers.hpp"
 #include "hrw/process.hpp"
 #include "hrw/targets.hpp"
 #include "hrw/version.hpp"
@@ -42,12 +43,28 @@ std::string_view flag_for(hrw::Setting setting) {
 
 std::string cli_message(const hrw::InputError& e) {
   const std::string_view flag = flag_for(e.setting());
-  if (flag.empty()) return e.what();
-  std::string text = std::string(flag) + e.detail();
+  std::string text = flag.empty() ? std::string(e.what()) : std::string(flag) + e.detail();
   // The library's hint names the concept; the CLI names the flag that asks for it.
   const std::string hint = "ask for partial results";
   if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "use --partial");
   return text;
+}
+
+// "hrw --list-options" (hidden, for the tests that walk every option): one line per option of
+// every command, hidden ones included, from CLI11's own registry: COMMAND OPTION TYPE, where
+// TYPE is UINT or REAL for the numeric options of numbers.hpp, FLAG for a flag, else TEXT.
+void print_options(CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands({}))
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (opt == sub->get_help_ptr()) continue;
+      const std::string type = opt->get_type_name();
+      // get_name() is empty for hidden options: their long name is the one they are given by.
+      const auto& longs = opt->get_lnames();
+      fmt::print("{} {} {}\n", sub->get_name(), longs.empty() ? opt->get_name(true) : "--" + longs.front(),
+                 opt->get_expected_min() == 0 ? "FLAG"
+                 : type == hrw::cli::kUnsignedType || type == hrw::cli::kRealType ? type
+                                                                                  : "TEXT");
+    }
 }
 
 // "hrw --version": the version, then the SIMD targets this binary can use here.
@@ -127,6 +144,10 @@ int main(int argc, char** argv) {
   add(hrw::cli::add_sample);
   add(hrw::cli::add_check);
 
+  if (argc == 2 && std::string_view(argv[1]) == "--list-options") {
+    print_options(app);
+    return finish_stdout(0);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,6 +1,7 @@
 #include "hrw/numbers.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <thread>
 
 #include <fmt/format.h>
@@ -48,6 +49,37 @@ std::uint64_t parse_unsigned(std::string_view option, std::string_view text, std
                                fmt::format("must be an integer from {} to {}, got {}", min, max,
                                            quote_for_message(text)));
   return *value;
+}
+
+double parse_real(std::string_view option, std::string_view text, RealRange range) {
+  // DIGITS[.DIGITS][(e|E)[-]DIGITS]: what from_chars accepts minus its sign, nan, inf and
+  // hex forms, which are refused before it sees them.
+  auto digits = [&](std::size_t& at) {
+    const std::size_t start = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+    return at > start;
+  };
+  std::size_t at = 0;
+  bool ok = digits(at);
+  if (ok && at < text.size() && text[at] == '.') ok = digits(++at);
+  if (ok && at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    if (at < text.size() && text[at] == '-') ++at;
+    ok = digits(at);
+  }
+  double value = 0;
+  if (ok && at == text.size()) {
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    ok = ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(value);
+  } else {
+    ok = false;
+  }
+  if (ok) ok = (range.min_open ? value > range.min : value >= range.min) && value <= range.max;
+  if (!ok)
+    throw CLI::ValidationError(
+        std::string(option), fmt::format("must be a number in {}{}, {}], got {}", range.min_open ? "(" : "[",
+                                         range.min, range.max, quote_for_message(text)));
+  return value;
 }
 
 ThreadLimit::ThreadLimit(unsigned threads) {

@@ -1,23 +1,47 @@
-// Every numeric option of every command is parsed here, strictly: decimal digits only (no
-// sign, no spaces, no hex), or the exact form NeK (2e7 = 20000000) that the help texts use;
-// each option has a documented range (docs/errors.md), checked while parsing the command
-// line, so a bad value is exit 2 naming the option before anything is read.
+// Every numeric option of every command is parsed here, strictly (docs/errors.md, "Options:
+// ranges"): an unsigned option takes decimal digits only (no sign, no spaces, no hex), or
+// the exact form NeK (2e7 = 20000000) that the help texts use; a real option takes
+// DIGITS[.DIGITS][e[-]DIGITS] (no sign, no spaces, no hex, no nan/inf). Each option has a
+// documented range, checked while parsing the command line, so a bad value is exit 2
+// naming the option before anything is read. Options declared here carry the type name
+// UINT or REAL, which `hrw --list-options` shows (the CLI tests walk them all).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
-#include <optional>
 
 namespace hrw::cli {
+
+inline constexpr const char* kUnsignedType = "UINT";
+inline constexpr const char* kRealType = "REAL";
 
 // Throws CLI::ValidationError "OPTION: ..." unless `text` is an integer in [min, max].
 std::uint64_t parse_unsigned(std::string_view option, std::string_view text, std::uint64_t min,
                              std::uint64_t max);
 
-// An unsigned option stored in `value`; `help` gets "; MIN to MAX" appended.
+// A real number's range: (min, max] when min_open, else [min, max].
+struct RealRange {
+  double min = 0, max = 0;
+  bool min_open = false;
+};
+// Throws CLI::ValidationError "OPTION: ..." unless `text` is a finite number in `range`.
+double parse_real(std::string_view option, std::string_view text, RealRange range);
+
+namespace detail {
+template <typename T>
+void store(T& to, std::uint64_t v) { to = static_cast<T>(v); }
+template <typename T>
+void store(std::optional<T>& to, std::uint64_t v) { to = static_cast<T>(v); }
+inline void store_real(double& to, double v) { to = v; }
+inline void store_real(std::optional<double>& to, double v) { to = v; }
+}  // namespace detail
+
+// An unsigned option stored in `value` (a T or a std::optional<T>, set only when given);
+// `help` gets "; MIN to MAX" appended.
 template <typename T>
 CLI::Option* add_unsigned(CLI::App& sub, const std::string& name, T& value, std::uint64_t min,
                           std::uint64_t max, const std::string& help) {
@@ -25,17 +49,32 @@ CLI::Option* add_unsigned(CLI::App& sub, const std::string& name, T& value, std:
       .add_option_function<std::string>(
           name,
           [&value, name, min, max](const std::string& text) {
-            value = static_cast<T>(parse_unsigned(name, text, min, max));
+            detail::store(value, parse_unsigned(name, text, min, max));
           },
           help + "; " + std::to_string(min) + " to " + std::to_string(max))
-      ->type_name("UINT");
+      ->type_name(kUnsignedType);
+}
+
+// A real option stored in `value` (double or std::optional<double>); `help` names the range.
+template <typename T>
+CLI::Option* add_real(CLI::App& sub, const std::string& name, T& value, RealRange range,
+                      const std::string& help) {
+  return sub
+      .add_option_function<std::string>(
+          name,
+          [&value, name, range](const std::string& text) {
+            detail::store_real(value, parse_real(name, text, range));
+          },
+          help)
+      ->type_name(kRealType);
 }
 
 // The thread counts every command accepts (0: all cores).
 inline constexpr std::uint64_t kMaxThreads = 256;
 
 // For the run's lifetime, lets oneTBB start `threads` workers even beyond the core count
-// (it would otherwise cap them and print its own warning). 0: nothing to do.
+// (the library clamps its arenas to what oneTBB allows, so without this a request beyond
+// the cores would get the cores). 0: nothing to do.
 class ThreadLimit {
  public:
   explicit ThreadLimit(unsigned threads);

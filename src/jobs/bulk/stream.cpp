@@ -129,7 +129,7 @@ void stream_placements(KeySource& source, const std::vector<const ClusterView*>&
   PlaceOptions per_chunk = options.place;
   per_chunk.threads = 1;  // the parallelism is across chunks
   Stream s{source, Placers(views, per_chunk), options.chunk_keys, handlers, options.times};
-  const unsigned threads = options.place.threads;
+  const unsigned threads = worker_threads(options.place.threads);
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
   arena.execute([&] { stream_pipelined(s, static_cast<std::size_t>(arena.max_concurrency())); });

@@ -254,9 +254,14 @@ std::string xml_text(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_length(text, i);
     const unsigned char b = static_cast<unsigned char>(text[i]);
-    if (n == 0 || (n == 1 && b < 0x20 && b != '\t' && b != '\n' && b != '\r')) {
+    // XML 1.0 (§2.2, Char) forbids C0 controls but tab, LF and CR, and U+FFFE and U+FFFF
+    // (EF BF BE, EF BF BF), although they are valid UTF-8: all become U+FFFD, as invalid
+    // bytes do, so every SVG parses back whatever bytes the ids hold.
+    const bool nonchar = n == 3 && b == 0xEF && static_cast<unsigned char>(text[i + 1]) == 0xBF &&
+                         static_cast<unsigned char>(text[i + 2]) >= 0xBE;
+    if (n == 0 || nonchar || (n == 1 && b < 0x20 && b != '\t' && b != '\n' && b != '\r')) {
       out += "\xEF\xBF\xBD";  // U+FFFD
-      ++i;
+      i += nonchar ? 3 : 1;
       continue;
     }
     switch (b) {

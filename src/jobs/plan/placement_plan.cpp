@@ -113,11 +113,18 @@ class CurrentPlacement {
 // Pass 2: every key placed in B and accounted against where it is. `make_sink` is given
 // the builder (for its ids) once the holders are known.
 PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, PlaceOptions place,
-                         std::uint64_t batch_size,
+                         bool given_replicas, std::uint64_t batch_size,
                          const std::function<MoveSink*(const PlanBuilder&)>& make_sink,
                          const std::function<void()>& after_chunk) {
   place.replicas = current.reader().replicas();
-  validate_request(to, place);
+  try {
+    validate_request(to, place);
+  } catch (const InputError& e) {
+    // The replica count is the placement's (its replica columns), not a setting the caller
+    // gave: the message names the file, never the setting.
+    if (e.setting() != Setting::replica_count || given_replicas) throw;
+    throw InputError(fmt::format("{}: the placement's replica count{}", current.reader().name(), e.detail()));
+  }
   const BatchPlacer placer(to, place);
   PlanBuilder plan(current.view(), to, place.replicas, batch_size);
   MoveSink* sink = make_sink(plan);
@@ -147,16 +154,18 @@ PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJo
   auto sink_for = [&](const PlanBuilder& plan) {
     return &out.start(plan.ids(), current.reader().has_bytes(), current.reader().has_requests());
   };
-  PlanSummary summary = plan_current(to, current, job.place, job.batch_size, sink_for, [&] { out.flush(); });
+  PlanSummary summary = plan_current(to, current, job.place, job.current.replicas.has_value(), job.batch_size,
+                                     sink_for, [&] { out.flush(); });
   out.publish(summary);
   folder.publish();
   return summary;
 }
 
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
-  const std::string dir = job.temp_dir.empty() ? std::filesystem::temp_directory_path().string() : job.temp_dir;
+  const std::string dir = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
   CurrentPlacement current(job.current, dir, job.progress);
-  return plan_current(to, current, job.place, 1, [](const PlanBuilder&) { return nullptr; }, {});
+  return plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
+                      [](const PlanBuilder&) { return nullptr; }, {});
 }
 
 }  // namespace hrw

@@ -262,7 +262,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.stayed = stayed_;
   s.owner_changes = replicas_ == 1 ? moved_ : owner_changes_;
   s.rows = rows_;
-  s.batches = (rows_ + batch_size_ - 1) / batch_size_;
+  s.batches = rows_ / batch_size_ + (rows_ % batch_size_ != 0);
   s.ideal_fraction = ideal_fraction(*from_, *to_);
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;

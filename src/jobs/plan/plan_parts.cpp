@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/output.hpp"
@@ -191,19 +192,25 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
       refuse("has other load columns (bytes, requests) than part 0");
     if (part.nodes.size() != total.nodes.size())
       refuse(fmt::format("has {} nodes, the views' union has {}", part.nodes.size(), total.nodes.size()));
-    total.read += part.read;
-    total.moved += part.moved;
-    total.owner_changes += part.owner_changes;
-    total.stayed += part.stayed;
-    total.rows += part.rows;
-    for (std::size_t u = 0; u < total.nodes.size(); ++u) {
-      NodeFlow& f = total.nodes[u];
-      const NodeFlow& g = part.nodes[u];
-      if (g.id != f.id && g.id != shown_id(f.id)) refuse(fmt::format("node {} is not {}", u, quote_for_message(f.id)));
-      f.before += g.before, f.after += g.after, f.in += g.in, f.out += g.out, f.stayed += g.stayed;
+    // Checked sums (checked_sum.hpp): parts that add up past 2^64 - 1 are refused, never wrapped.
+    try {
+      total.read += part.read;
+      total.moved += part.moved;
+      total.owner_changes += part.owner_changes;
+      total.stayed += part.stayed;
+      add_checked(total.rows, part.rows, "rows");
+      for (std::size_t u = 0; u < total.nodes.size(); ++u) {
+        NodeFlow& f = total.nodes[u];
+        const NodeFlow& g = part.nodes[u];
+        if (g.id != f.id && g.id != shown_id(f.id)) refuse(fmt::format("node {} is not {}", u, quote_for_message(f.id)));
+        f.before += g.before, f.after += g.after, f.in += g.in, f.out += g.out, f.stayed += g.stayed;
+      }
+    } catch (const InputError& e) {
+      if (std::string_view(e.what()).starts_with("plan part ")) throw;
+      refuse(e.what());
     }
   }
-  total.batches = (total.rows + total.batch_size - 1) / total.batch_size;
+  total.batches = total.rows / total.batch_size + (total.rows % total.batch_size != 0);
   return total;
 }
 

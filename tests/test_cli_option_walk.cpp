@@ -1,0 +1,169 @@
+// Every numeric option of every command, hidden ones included, taken from the CLI's own
+// option registry (`hrw --list-options`), gets the same list of bad values: each is exit 2
+// and one line naming the option, before anything is read or written (docs/errors.md,
+// "Options: ranges"). An option that is not declared numeric must be in the list of text
+// options below, so a new numeric option declared as text cannot slip past the walk.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+using hrw::test::run_hrw;
+using hrw::test::TempDir;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+struct Listed {
+  std::string command, option, type;
+};
+
+std::vector<Listed> listed_options() {
+  const auto res = run_hrw({"--list-options"});
+  REQUIRE(res.exit_code == 0);
+  std::vector<Listed> out;
+  std::istringstream in(res.out);
+  for (Listed l; in >> l.command >> l.option >> l.type;) out.push_back(l);
+  return out;
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// Values no numeric option accepts.
+const std::vector<std::string> kBadValues = {
+    "", " 5", "5 ", "0x10", "+5", "-1", "1e", "2^64", "18446744073709551616", "99999999999999999999",
+    "5x", "NaN", "nan", "inf", "Infinity", "1,5", "1e400", "١", "5\n"};
+// Bad for every unsigned option as well (a real option may take them).
+const std::vector<std::string> kBadUnsigned = {"1.5", "1e-2", "2e99", "18446744073709551615000"};
+
+}  // namespace
+
+TEST_CASE("option walk: the registry lists every command's options with a type", "[cli][numbers][walk]") {
+  const auto options = listed_options();
+  std::set<std::string> commands;
+  std::map<std::string, std::string> types;
+  for (const Listed& l : options) {
+    commands.insert(l.command);
+    types[l.command + " " + l.option] = l.type;
+  }
+  CHECK(commands == std::set<std::string>{"select", "place", "plan", "check", "compare", "verify", "sample"});
+  // Hidden options are listed too.
+  CHECK(types["place --chunk-size"] == "UINT");
+  CHECK(types["plan --max-moves-per-node"] == "UINT");
+  CHECK(types["plan --max-bytes-per-node"] == "UINT");
+  CHECK(types["plan --max-moved-fraction"] == "REAL");
+  CHECK(types["compare --load-factor"] == "REAL");
+  CHECK(types["check --replicas"] == "UINT");
+  CHECK(types["check --threads"] == "UINT");
+  // Every other option is text or a flag, and known to be: a numeric option declared as text
+  // (outside numbers.hpp) fails here.
+  const std::set<std::string> text = {
+      "select key", "select --cluster", "select --nodes", "select --seed", "select --hash",
+      "select --weights", "select --hierarchy", "select --distinct", "select --format",
+      "place --cluster", "place --nodes", "place --seed", "place --hash", "place --weights",
+      "place --hierarchy", "place --keys", "place --keys-format", "place --distinct", "place --out",
+      "place --stats",
+      "plan --from", "plan --from-placement", "plan --to", "plan --keys", "plan --keys-format",
+      "plan --distinct", "plan --hierarchy", "plan --out", "plan --svg", "plan --cap-by",
+      "check --cluster", "check --placement", "check --distinct",
+      "compare --keys", "compare --from-cluster", "compare --to-cluster", "compare --format",
+      "compare --svg", "compare --hierarchy",
+      "sample --out"};
+  for (const Listed& l : options) {
+    INFO(l.command << " " << l.option << " " << l.type);
+    if (l.type == "TEXT") CHECK(text.count(l.command + " " + l.option) == 1);
+    CHECK((l.type == "TEXT" || l.type == "FLAG" || l.type == "UINT" || l.type == "REAL"));
+  }
+}
+
+TEST_CASE("option walk: every numeric option refuses the same bad values, naming itself",
+          "[cli][numbers][walk]") {
+  TempDir dir;
+  const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  const std::string keys = dir.write("k.txt", "x\n");
+  const std::string placement = dir.write("p.csv", "key,owner\nx,a\n");
+  const std::map<std::string, std::vector<std::string>> base = {
+      {"select", {"select", "k", "--nodes", "a,b"}},
+      {"place", {"place", "--cluster", view, "--keys", keys}},
+      {"plan", {"plan", "--from", view, "--to", view, "--keys", keys, "--out", dir.file("out")}},
+      {"check", {"check", "--cluster", view, "--placement", placement}},
+      {"compare", {"compare", "--sample", "100"}},
+      {"verify", {"verify", "--pairs", "1000"}},
+      {"sample", {"sample", "--keys", "10", "--out", dir.file("out")}},
+  };
+  std::size_t walked = 0;
+  for (const Listed& l : listed_options()) {
+    if (l.type != "UINT" && l.type != "REAL") continue;
+    REQUIRE(base.count(l.command) == 1);
+    std::vector<std::string> args;
+    const auto& b = base.at(l.command);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (b[i] == l.option) {  // the walked option replaces the base's value
+        ++i;
+        continue;
+      }
+      args.push_back(b[i]);
+    }
+    std::vector<std::string> values = kBadValues;
+    if (l.type == "UINT") values.insert(values.end(), kBadUnsigned.begin(), kBadUnsigned.end());
+    for (const std::string& value : values) {
+      auto run = args;
+      run.push_back(l.option);
+      run.push_back(value);
+      INFO(l.command << " " << l.option << " \"" << value << "\"");
+      const auto res = run_hrw(run);
+      CHECK(res.exit_code == 2);
+      CHECK(lines(res.err) == 1);
+      CHECK_THAT(res.err, StartsWith("hrw: " + l.option + ": must be "));
+      CHECK(res.out.empty());
+      ++walked;
+    }
+  }
+  CHECK(walked > 20 * kBadValues.size());
+  CHECK(!std::filesystem::exists(dir.file("out")));
+}
+
+TEST_CASE("option walk: the limits of plan and check take their whole documented range", "[cli][numbers][walk]") {
+  TempDir dir;
+  const std::string a = dir.write("a.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  const std::string b = dir.write("b.json", R"({"version": 2, "nodes": ["a", "b", "c"]})");
+  const std::string keys = dir.write("k.csv", "key,bytes\nx,5\ny,7\nz,9\nw,11\n");
+  // 2^64 - 1 is a limit, not clamped to 2^63 - 1 nor wrapped; 2^64 is refused.
+  for (const char* option : {"--max-moves-per-node", "--max-bytes-per-node"}) {
+    INFO(option);
+    auto res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("p"), option,
+                        "18446744073709551615", "--quiet"});
+    REQUIRE(res.exit_code == 0);
+    CHECK_THAT(hrw::test::read_file(dir.file("p/summary.json")), Contains("18446744073709551615"));
+    res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("q"), option,
+                   "18446744073709551616"});
+    CHECK(res.exit_code == 2);
+    CHECK(res.err == std::string("hrw: ") + option +
+                         ": must be an integer from 1 to 18446744073709551615, got \"18446744073709551616\"\n");
+  }
+  // check --replicas 4294967297 is refused, not wrapped to 1.
+  const std::string placement = dir.write("p.csv", "key,owner\nx,a\n");
+  auto res = run_hrw({"check", "--cluster", a, "--placement", placement, "--replicas", "4294967297"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --replicas: must be an integer from 1 to 4294967295, got \"4294967297\"\n");
+  res = run_hrw({"check", "--cluster", a, "--placement", placement, "--threads", "257"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --threads: must be an integer from 0 to 256, got \"257\"\n");
+  // Real options: the forms of the help are accepted, their ranges printed when refused.
+  res = run_hrw({"compare", "--sample", "1000", "--load-factor", "1.5", "--format", "csv"});
+  CHECK(res.exit_code == 0);
+  res = run_hrw({"compare", "--sample", "1000", "--load-factor", "1"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --load-factor: must be a number in (1, 10000], got \"1\"\n");
+  res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("r"), "--max-moved-fraction", "0"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --max-moved-fraction: must be a number in (0, 1], got \"0\"\n");
+  res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("r"), "--max-moved-fraction",
+                 "5e-1", "--quiet"});
+  CHECK(res.exit_code == 0);
+}
