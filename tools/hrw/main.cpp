@@ -55,16 +55,17 @@ std::string version_text() {
   return fmt::format("hrw {}\nSIMD targets runnable here (best first):{}", HRW_VERSION, targets);
 }
 
-// --target NAME, else $HRW_TARGET: forced before the command runs.
+// --target NAME, else $HRW_TARGET (read by the library): forced before the command runs, so
+// a bad value is reported before any work.
 void force_requested_target(const std::string& flag_value, bool from_flag) {
-  std::string name = flag_value;
-  if (!from_flag)
-    if (const char* env = std::getenv("HRW_TARGET")) name = env;
-  if (name.empty()) return;
+  if (!from_flag) {
+    hrw::apply_target_environment();  // its messages start "HRW_TARGET: "
+    return;
+  }
   try {
-    hrw::force_target(std::string_view(name));
+    hrw::force_target(std::string_view(flag_value));
   } catch (const hrw::InputError& e) {
-    throw hrw::InputError(fmt::format("{}: {}", from_flag ? "--target" : "HRW_TARGET", e.what()));
+    throw hrw::InputError(fmt::format("--target: {}", e.what()));
   }
 }
 
