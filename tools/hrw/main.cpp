@@ -41,11 +41,10 @@ std::string_view flag_for(hrw::Setting setting) {
 std::string cli_message(const hrw::InputError& e) {
   const std::string_view flag = flag_for(e.setting());
   if (flag.empty()) return e.what();
-  std::string text = std::string(flag) + e.detail();
   // The library's hint names the concept; the CLI names the flag that asks for it.
-  const std::string hint = "ask for partial results";
-  if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "use --partial");
-  return text;
+  const std::string_view hint =
+      e.hint() == hrw::Hint::accept_partial ? " (use --partial to accept fewer)" : "";
+  return std::string(flag) + e.detail() + std::string(hint);
 }
 
 // "hrw --version": the version, then the SIMD targets this binary can use here.
