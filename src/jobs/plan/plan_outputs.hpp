@@ -11,6 +11,8 @@
 #include "hrw/output.hpp"
 #include "hrw/plan.hpp"
 #include "plan/scheduled_moves.hpp"
+#include "plan/plan_builder.hpp"
+#include "output/move_rows.hpp"
 
 namespace hrw::plan_detail {
 
