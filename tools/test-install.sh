@@ -20,7 +20,8 @@ cmake --install "$BUILD" --prefix "$WORK/first-prefix" >/dev/null
 if grep -rlI -e "$WORK/first-prefix" -e "$ROOT" "$WORK/first-prefix/lib/cmake" "$WORK/first-prefix/lib/pkgconfig"; then
   echo "test-install: the files above name the install prefix or the source tree" >&2; exit 1
 fi
-if grep -rnE '/[^" ;]*\.(so|a)([" ;>]|$)' "$WORK/first-prefix/lib/cmake"; then
+# (A library path is absolute when it starts the value, not after ${_IMPORT_PREFIX}.)
+if grep -rnE '(^|[" ;:<>])/[^" ;>]*\.(so|a)([" ;>]|$)' "$WORK/first-prefix/lib/cmake"; then
   echo "test-install: the CMake package names a library by absolute path" >&2; exit 1
 fi
 mv "$WORK/first-prefix" "$PREFIX"
