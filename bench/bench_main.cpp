@@ -247,7 +247,7 @@ void add(const Case& c, const std::vector<std::uint32_t>& node_counts = {std::be
   // No UseRealTime()/Iterations(): they append "/real_time" or "/iterations:" to the name
   // and the node count must stay its last component. items_per_second is therefore per
   // CPU second of the calling thread; the JSON's real_time (wall clock) is what
-  // bench/ratios.py uses, with pairs_per_iteration, for every figure it prints.
+  // bench/run-ratios.sh uses, with pairs_per_iteration, for every figure it prints.
 }
 
 struct Variant {

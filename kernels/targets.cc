@@ -1,12 +1,14 @@
-// include/hrw/targets.hpp and kernels::dispatched_target. The compiled-target mask
-// (HWY_TARGETS) is read here, in a Highway translation unit built with the same flags as
-// the kernel units (kernels/*.cc), and TargetImpl is dispatched exactly as they are.
+// The kernel layer's side of the targets API (src/core/targets.cpp holds the API itself):
+// the compiled-target mask (HWY_TARGETS) read in a Highway translation unit built with the
+// same flags as the kernel units, run-time detection, and the switch of Highway's dispatch
+// table. TargetImpl is dispatched exactly as the kernels are.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "targets.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
 #include "kernel_api.hpp"
+#include "target_switch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace hrw {
@@ -21,10 +23,6 @@ int64_t TargetImpl() { return HWY_TARGET; }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "hrw/targets.hpp"
-
-#include <stdexcept>
-
 namespace hrw {
 namespace kernels {
 
@@ -32,63 +30,25 @@ HWY_EXPORT(TargetImpl);
 
 std::int64_t dispatched_target() { return HWY_DYNAMIC_DISPATCH(TargetImpl)(); }
 
-}  // namespace kernels
+std::int64_t compiled_target_mask() { return HWY_TARGETS; }
 
-namespace {
-
-std::vector<SimdTarget> targets_of(std::int64_t mask) {
-  std::vector<SimdTarget> out;
-  // Highway numbers better targets with lower bits: ascending bits = best first.
-  for (std::int64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t bit = m & -m;
-    out.push_back(SimdTarget{bit, hwy::TargetName(bit)});
-  }
-  return out;
-}
-
-// Highway 1.0.3 on Arm: SupportedTargets() resets the chosen target (dropping SVE_256 /
-// SVE2_128); re-apply it after every call.
-std::int64_t supported() {
-  const std::int64_t s = hwy::SupportedTargets();
-  hwy::GetChosenTarget().Update(s);
-  return s;
-}
-
-}  // namespace
-
-std::vector<SimdTarget> compiled_targets() { return targets_of(HWY_TARGETS); }
-
-std::vector<SimdTarget> runnable_targets() {
-  // With a forced target SupportedTargets() reports only it: detect with the mock off.
+std::int64_t detected_target_mask() {
+  // Highway 1.0.3 on Arm: SupportedTargets() resets the chosen target (dropping SVE_256 /
+  // SVE2_128); re-apply it. Detected once, before anything is forced.
   static const std::int64_t detected = [] {
-    return supported();
+    const std::int64_t s = hwy::SupportedTargets();
+    hwy::GetChosenTarget().Update(s);
+    return s;
   }();
-  return targets_of(detected & HWY_TARGETS);
+  return detected;
 }
 
-namespace {
-std::int64_t g_forced_bits = 0;
-}  // namespace
+// ChosenTarget::Update is Highway's own dispatch switch (the first HWY_DYNAMIC_DISPATCH
+// calls it with SupportedTargets()); SCALAR is always added as the fallback entry.
+void dispatch_to(std::int64_t mask) { hwy::GetChosenTarget().Update(mask); }
 
-std::int64_t forced_target() { return g_forced_bits; }
+const char* target_name(std::int64_t bit) { return hwy::TargetName(bit); }
 
-void force_target(std::int64_t bits) {
-  if (bits != 0) {
-    bool ok = false;
-    for (const SimdTarget& t : runnable_targets()) ok = ok || t.bits == bits;
-    if (!ok)
-      throw std::invalid_argument("force_target: target " + std::to_string(bits) +
-                                  " is not compiled in or not supported by this CPU");
-  }
-  hwy::SetSupportedTargetsForTest(bits);
-  supported();
-  g_forced_bits = bits;
-}
-
-SimdTarget active_target() {
-  const std::int64_t bit = kernels::dispatched_target();
-  return SimdTarget{bit, hwy::TargetName(bit)};
-}
-
+}  // namespace kernels
 }  // namespace hrw
 #endif  // HWY_ONCE

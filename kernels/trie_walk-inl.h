@@ -1,4 +1,4 @@
-// The trie walk: runs a program of src/kernel_api.hpp on kWays vectors of FNV-1a states
+// The trie walk: runs a program of kernels/kernel_api.hpp on kWays vectors of FNV-1a states
 // (kWays * Lanes keys) and hands every leaf's states to a visitor. The only place that
 // executes the program; the placement and plan kernels differ only in their visitors.
 #if defined(HRW_KERNELS_TRIE_WALK_INL_H_) == defined(HWY_TARGET_TOGGLE)

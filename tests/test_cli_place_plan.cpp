@@ -117,7 +117,7 @@ TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
     CHECK_THAT(hrw::test::read_file(out + "/flows.svg"), Contains("<svg"));
     const auto rows = hrw::test::parse_csv_file(out + "/moves.csv");
     REQUIRE(!rows.empty());
-    // The input has bytes and requests: so do the moves (issue 10).
+    // The input has bytes and requests: so do the moves (docs/plan.md, DIR/moves.csv).
     CHECK(rows[0] == std::vector<std::string>{"batch", "key", "from", "to", "bytes", "requests"});
     std::size_t row = 1, moved = 0;
     for (auto& k : keys) {
@@ -142,7 +142,7 @@ TEST_CASE("hrw plan equals the reference and its files add up", "[cli][plan]") {
     CHECK(s["keys"] == keys.size());
     CHECK(s["moved"] == moved);
     CHECK(s["batches"] == (rows.size() - 1 + 9) / 10);
-    // R > 1 names the owner-level ideal for what it is (contract §7, issue 10 §5).
+    // R > 1 names the owner-level ideal for what it is (contract §7, docs/plan.md DIR/summary.json).
     CHECK(s[r == 1 ? "ideal_fraction" : "owner_ideal_fraction"].get<double>() ==
           Approx(hrw::ideal_fraction(a, b)));
     for (auto& n : s["nodes"]) {

@@ -1,4 +1,4 @@
-// Plans from the actual placement and hrw check (issue 10 §4): perturbed placements give
+// Plans from the actual placement and hrw check (docs/plan.md): perturbed placements give
 // exactly the reference's moves; check's exit codes; every bad placement file is one line
 // and exit 2.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// --hierarchy on hrw plan and hrw compare (issue 12): plans between hierarchical views and
+// --hierarchy on hrw plan and hrw compare (docs/hierarchy.md): plans between hierarchical views and
 // between a flat and a hierarchical one count exactly the keys whose owner the reference
 // moves; compare's hrw-tree row appears with a hierarchy and measures the same thing.
 #include <catch2/catch.hpp>

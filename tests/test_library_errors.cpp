@@ -37,6 +37,7 @@ TEST_CASE("library errors name the setting, not a flag", "[errors]") {
   auto e = caught([&] { hrw::validate_request(view, o); });
   CHECK(e.setting() == hrw::Setting::replica_count);
   CHECK(std::string(e.what()) == "replica count must be at least 1, got 0");
+  CHECK(e.hint() == hrw::Hint::none);
   no_flag_in(e.what());
 
   o.replicas = 4;
@@ -54,6 +55,11 @@ TEST_CASE("library errors name the setting, not a flag", "[errors]") {
   CHECK_THAT(e.what(), Contains("needs 2 failure domains, but z.json has only 1") &&
                            Contains("ask for partial results"));
   no_flag_in(e.what());
+  // The hint is a typed field: front ends word it without matching the message.
+  CHECK(e.hint() == hrw::Hint::accept_partial);
+  CHECK(e.detail() == " 2 with distinct \"zone\" needs 2 failure domains, but z.json has only 1");
+  CHECK(std::string(e.what()) == "replica count" + e.detail() +
+                                     std::string(hrw::hint_text(hrw::Hint::accept_partial)));
   o.allow_partial = true;
   CHECK_NOTHROW(hrw::validate_request(zoned, o));
 

@@ -1,4 +1,4 @@
-// Outputs that scale (issue 12): with hundreds or thousands of nodes, hrw place's stderr
+// Outputs that scale (docs/hierarchy.md): with hundreds or thousands of nodes, hrw place's stderr
 // table shows the ends and a distribution, and the plan's SVG shows the nodes with the most
 // moves and the load as a distribution, at most 2000 px wide.
 #include <catch2/catch.hpp>

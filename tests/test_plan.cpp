@@ -13,6 +13,8 @@
 #include "hrw/reference.hpp"
 #include "plan_specs.hpp"
 #include "test_support_bulk.hpp"
+#include "plan/plan_builder.hpp"
+#include "output/move_rows.hpp"
 
 using namespace hrw;
 using hrw::test::make_spec;

@@ -11,6 +11,7 @@
 #include "hrw/plan_parts.hpp"
 #include "hrw/reference.hpp"
 #include "test_support_bulk.hpp"
+#include "output/move_rows.hpp"
 
 using namespace hrw;
 

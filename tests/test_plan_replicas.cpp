@@ -1,4 +1,4 @@
-// R > 1 plans report like with like (contract §7, issue 10 §5): owner changes with the
+// R > 1 plans report like with like (contract §7): owner changes with the
 // owner ideal, replica-slot moves with the slot ideal, changed sets without an ideal.
 #include <catch2/catch.hpp>
 

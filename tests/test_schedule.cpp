@@ -1,4 +1,4 @@
-// Rounds under per-node limits (issue 10 §2): limits never exceeded, unit rounds optimal,
+// Rounds under per-node limits (docs/plan.md): limits never exceeded, unit rounds optimal,
 // every move of the direct plan exactly once, input order inside a round.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Staged plans (issue 10 §3): every step moves at most F (measured again here from the
+// Staged plans (docs/plan.md): every step moves at most F (measured again here from the
 // written view files with the reference), the last view places every key as B does, a
 // one-directional change moves no key twice, and impossible caps are clear errors.
 #include <catch2/catch.hpp>

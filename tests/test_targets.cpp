@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "cli_runner.hpp"
 #include "hrw/errors.hpp"
@@ -78,6 +79,23 @@ TEST_CASE("ScopedTarget nests and restores what was forced before", "[targets]")
   }
   CHECK(hrw::forced_target() == 0);
   CHECK(hrw::active_target().bits == detected.bits);
+}
+
+TEST_CASE("the forced target is hrw's own: set on one thread, seen on another", "[targets]") {
+  const auto targets = hrw::runnable_targets();
+  const hrw::SimdTarget last = targets.back();
+  std::thread([&] { hrw::force_target(last.bits); }).join();
+  CHECK(hrw::forced_target() == last.bits);
+  CHECK(hrw::active_target().bits == last.bits);
+  // Detection is not narrowed by forcing (Highway's test hook would report only the
+  // forced target as supported).
+  CHECK(hrw::runnable_targets().size() == targets.size());
+  std::thread([] { hrw::force_target(std::string_view("auto")); }).join();
+  CHECK(hrw::forced_target() == 0);
+  CHECK(hrw::active_target().bits == targets.front().bits);
+  CHECK_THROWS_AS(hrw::force_target(std::int64_t{1} << 62), std::invalid_argument);
+  // HRW_TARGET was read once (unset here) and never overrides an explicit choice.
+  CHECK_NOTHROW(hrw::apply_target_environment());
 }
 
 TEST_CASE("unknown and unsupported target names are InputErrors listing the valid ones",

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
+#   0. every path and contract section cited in code and docs exists (tools/check-references.sh);
 #   1. Release build: ctest, then `hrw verify` on every SIMD target this CPU runs, then
-#      `cmake --install` to a temp prefix and examples/ built against it (tools/test-install.sh),
+#      `cmake --install` to a temp prefix that is then moved, examples/ built against it and
+#      embedding the tree with add_subdirectory (tools/test-install.sh),
 #      then the Python module's pytest suite (tools/test-python.sh);
 #   2. ASan + UBSan build: ctest (native targets only; emulated ARM is not sanitized);
 #   3. aarch64 cross build under qemu: ctest and `hrw verify` on NEON, SVE, SVE2,
@@ -15,6 +17,9 @@ stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
 stage "setup"
 "$ROOT/tools/setup.sh"
 
+stage "references: every cited path and contract section exists (tools/check-references.sh)"
+"$ROOT/tools/check-references.sh"
+
 stage "release build"
 "$ROOT/tools/build.sh" "$ROOT/build" -DCMAKE_BUILD_TYPE=Release
 stage "release tests"
@@ -22,7 +27,7 @@ ctest --test-dir "$ROOT/build" -j "$JOBS" --output-on-failure
 stage "hrw verify (native targets)"
 "$ROOT/build/hrw" verify
 
-stage "install, then build examples/ against the installed package (find_package, pkg-config)"
+stage "install, move the prefix, build examples/ against it (find_package, pkg-config) and with add_subdirectory"
 "$ROOT/tools/test-install.sh" "$ROOT/build"
 
 stage "Python module: pytest (python/tests), Dask on a 2-process LocalCluster"

@@ -29,21 +29,33 @@ enum class Setting {
 // The concept's name as library messages use it ("replica count", "weight list", ...).
 std::string_view setting_name(Setting setting);
 
+// What the caller may change to make a refused request succeed, as a value a front end
+// words in its own terms (the CLI: "use --partial"; Python: "pass partial=True").
+enum class Hint {
+  none,
+  accept_partial,  // ask for partial results: fewer failure domains than replicas (contract §3)
+};
+
+// The library's wording of a hint: " (ask for partial results to accept fewer)"; "" for none.
+std::string_view hint_text(Hint hint);
+
 // Bad input: a malformed file, an invalid view, an impossible request. The message names
 // the file and line, or the node and field, or the setting, so one line is enough.
 class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-  // what() is setting_name(setting) + detail; detail starts with its own separator
-  // (" must be at least 1", ": 3 weights for 2 nodes").
-  InputError(Setting setting, std::string detail);
+  // what() is setting_name(setting) + detail + hint_text(hint); detail starts with its own
+  // separator (" must be at least 1", ": 3 weights for 2 nodes").
+  InputError(Setting setting, std::string detail, Hint hint = Hint::none);
 
   Setting setting() const { return setting_; }
   const std::string& detail() const { return detail_; }
+  Hint hint() const { return hint_; }
 
  private:
   Setting setting_ = Setting::none;
   std::string detail_;
+  Hint hint_ = Hint::none;
 };
 
 // How every message shows bytes from the input (an id, a key, a cell, an option value):

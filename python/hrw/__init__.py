@@ -7,13 +7,28 @@
 
 Every function gives the CLI's bits and counts. See docs/python.md.
 """
+import contextlib as _contextlib
 import json as _json
 import warnings as _warnings
 
-from ._hrw import NO_NODE, ClusterView, __version__, place
+from ._hrw import (NO_NODE, ClusterView, __version__, active_target, compiled_targets,
+                   force_target, place, runnable_targets)
 from . import _hrw
 
-__all__ = ["ClusterView", "NO_NODE", "__version__", "place", "plan", "select"]
+__all__ = ["ClusterView", "NO_NODE", "__version__", "active_target", "compiled_targets",
+           "force_target", "place", "plan", "runnable_targets", "select", "target"]
+
+
+@_contextlib.contextmanager
+def target(name):
+    """Runs the block on the SIMD target `name`, then restores what was forced before
+    (C++'s hrw::ScopedTarget). Every target places every key the same."""
+    previous = _hrw._forced_target()
+    force_target(name)
+    try:
+        yield active_target()
+    finally:
+        _hrw._force_target_bits(previous)
 
 
 def select(view, key, replicas=None, distinct=None, partial=False):

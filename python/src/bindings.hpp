@@ -24,4 +24,7 @@ void bind_view(pybind11::module_& m);
 // place, select, plan parts, the summary merge and the benchmark's C++ timing.
 void bind_functions(pybind11::module_& m);
 
+// compiled_targets, runnable_targets, active_target, force_target (include/hrw/targets.hpp).
+void bind_targets(pybind11::module_& m);
+
 }  // namespace hrw::python

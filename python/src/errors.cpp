@@ -25,10 +25,9 @@ std::string_view keyword_for(Setting setting) {
 std::string python_message(const InputError& e) {
   const std::string_view name = keyword_for(e.setting());
   if (name.empty()) return e.what();
-  std::string text = std::string(name) + e.detail();
-  const std::string hint = "ask for partial results";
-  if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "pass partial=True");
-  return text;
+  const std::string_view hint =
+      e.hint() == Hint::accept_partial ? " (pass partial=True to accept fewer)" : "";
+  return std::string(name) + e.detail() + std::string(hint);
 }
 
 void register_errors() {

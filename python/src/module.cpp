@@ -247,4 +247,5 @@ PYBIND11_MODULE(_hrw, m) {
   hrw::python::register_errors();
   hrw::python::bind_view(m);
   hrw::python::bind_functions(m);
+  hrw::python::bind_targets(m);
 }

@@ -31,9 +31,18 @@ InputError sum_overflow(std::string_view what, std::string_view where) {
   return InputError(message);
 }
 
-InputError::InputError(Setting setting, std::string detail)
-    : std::runtime_error(std::string(setting_name(setting)) + detail),
+std::string_view hint_text(Hint hint) {
+  switch (hint) {
+    case Hint::none: return "";
+    case Hint::accept_partial: return " (ask for partial results to accept fewer)";
+  }
+  return "";
+}
+
+InputError::InputError(Setting setting, std::string detail, Hint hint)
+    : std::runtime_error(std::string(setting_name(setting)) + detail + std::string(hint_text(hint))),
       setting_(setting),
-      detail_(std::move(detail)) {}
+      detail_(std::move(detail)),
+      hint_(hint) {}
 
 }  // namespace hrw

@@ -16,6 +16,7 @@
 
 #include "hrw/det_math.hpp"
 #include "hrw/hash.hpp"
+#include "hrw/targets.hpp"
 #include "hrw/reference.hpp"
 #include "kernel_api.hpp"
 #include "kernel_plan.hpp"
@@ -145,6 +146,7 @@ void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
 }  // namespace
 
 BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
+  apply_target_environment();
   validate_request(view, options);
   auto c = std::make_unique<Compiled>();
   c->view = &view;

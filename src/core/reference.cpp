@@ -141,8 +141,9 @@ InputError too_few_domains(const ClusterView& view, std::uint32_t r, std::string
                            std::uint32_t domains) {
   return InputError(Setting::replica_count,
                     fmt::format(" {} with distinct {} needs {} failure domains, but {} has "
-                                "only {} (ask for partial results to accept fewer)",
-                                r, quote_for_message(label), r, view.source(), domains));
+                                "only {}",
+                                r, quote_for_message(label), r, view.source(), domains),
+                    Hint::accept_partial);
 }
 
 std::vector<std::uint32_t> top_r(const ClusterView& view, std::string_view key, std::uint32_t r) {

@@ -11,7 +11,8 @@
 #include "hrw/errors.hpp"
 #include "byte_reader.hpp"
 #include "csv_reader.hpp"
-#include "hrw/spill_file.hpp"
+#include "spill_file.hpp"
+#include "duplicate_keys.hpp"
 
 namespace hrw::io {
 

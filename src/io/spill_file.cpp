@@ -1,4 +1,4 @@
-#include "hrw/spill_file.hpp"
+#include "spill_file.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -43,11 +43,11 @@ std::string_view flag_for(hrw::Setting setting) {
 
 std::string cli_message(const hrw::InputError& e) {
   const std::string_view flag = flag_for(e.setting());
-  std::string text = flag.empty() ? std::string(e.what()) : std::string(flag) + e.detail();
+  if (flag.empty()) return e.what();
   // The library's hint names the concept; the CLI names the flag that asks for it.
-  const std::string hint = "ask for partial results";
-  if (auto at = text.find(hint); at != std::string::npos) text.replace(at, hint.size(), "use --partial");
-  return text;
+  const std::string_view hint =
+      e.hint() == hrw::Hint::accept_partial ? " (use --partial to accept fewer)" : "";
+  return std::string(flag) + e.detail() + std::string(hint);
 }
 
 // "hrw --list-options" (hidden, for the tests that walk every option): one line per option of
@@ -74,16 +74,17 @@ std::string version_text() {
   return fmt::format("hrw {}\nSIMD targets runnable here (best first):{}", HRW_VERSION, targets);
 }
 
-// --target NAME, else $HRW_TARGET: forced before the command runs.
+// --target NAME, else $HRW_TARGET (read by the library): forced before the command runs, so
+// a bad value is reported before any work.
 void force_requested_target(const std::string& flag_value, bool from_flag) {
-  std::string name = flag_value;
-  if (!from_flag)
-    if (const char* env = std::getenv("HRW_TARGET")) name = env;
-  if (name.empty()) return;
+  if (!from_flag) {
+    hrw::apply_target_environment();  // its messages start "HRW_TARGET: "
+    return;
+  }
   try {
-    hrw::force_target(std::string_view(name));
+    hrw::force_target(std::string_view(flag_value));
   } catch (const hrw::InputError& e) {
-    throw hrw::InputError(fmt::format("{}: {}", from_flag ? "--target" : "HRW_TARGET", e.what()));
+    throw hrw::InputError(fmt::format("--target: {}", e.what()));
   }
 }
 

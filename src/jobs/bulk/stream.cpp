@@ -6,6 +6,7 @@
 #include <tbb/task_arena.h>
 
 #include "hrw/bulk.hpp"
+#include "bulk/stream.hpp"
 
 namespace hrw {
 

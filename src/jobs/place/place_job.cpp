@@ -6,6 +6,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
+#include "bulk/stream.hpp"
 
 namespace hrw {
 

@@ -14,8 +14,10 @@
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
 #include "hrw/placement_reader.hpp"
-#include "hrw/spill_file.hpp"
+#include "spill_file.hpp"  // src/io
 #include "plan/plan_outputs.hpp"
+#include "plan/plan_builder.hpp"
+#include "duplicate_keys.hpp"  // src/io
 
 namespace hrw {
 

@@ -11,6 +11,7 @@
 #include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/plan.hpp"
+#include "plan/plan_builder.hpp"
 
 namespace hrw {
 

@@ -9,6 +9,7 @@
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
 #include "plan/plan_outputs.hpp"
+#include "plan/plan_builder.hpp"
 
 namespace hrw {
 

@@ -15,6 +15,8 @@
 #include "hrw/plan_folder.hpp"
 #include "hrw/plan.hpp"
 #include "plan/scheduled_moves.hpp"
+#include "plan/plan_builder.hpp"
+#include "output/move_rows.hpp"
 
 namespace hrw::plan_detail {
 

@@ -12,6 +12,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/output.hpp"
+#include "output/move_rows.hpp"
 
 namespace hrw {
 

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "hrw/plan.hpp"
-#include "hrw/spill_file.hpp"
+#include "spill_file.hpp"  // src/io
+#include "plan/plan_builder.hpp"
 
 namespace hrw::plan_detail {
 

@@ -1,0 +1,64 @@
+// The bulk pipeline's wiring (private to the jobs layer; tests reach it through
+// hrw_internal): KeySource chunks -> BatchPlacer (for one or more views) -> the command's
+// digest (parallel) and consume (in input order) steps. `hrw place` and `hrw plan` are two
+// users of this one path. The public part (KeyInput, LoadCounts, StageTimes) is hrw/bulk.hpp.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "hrw/bulk.hpp"
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_source.hpp"
+#include "hrw/placement.hpp"
+
+namespace hrw {
+
+struct StreamOptions {
+  PlaceOptions place;
+  std::size_t chunk_keys = kDefaultChunkKeys;
+  StageTimes* times = nullptr;  // filled when not null
+};
+
+// A chunk in flight: its keys and its placement in every view. What a command computes
+// per chunk lives in the command's own typed state (PerChunk<State>), indexed by `slot`.
+struct ChunkWork {
+  KeyChunk chunk;
+  std::vector<Placement> placements;  // placements[v]: the chunk placed in views[v]
+  std::size_t slot = 0;               // which chunk in flight: < the count given to prepare
+};
+
+// What a bulk command does with each placed chunk, in two steps.
+struct ChunkHandlers {
+  // Once, before the first chunk: how many chunks can be in flight at once (so the
+  // command can size its per-chunk state). May be empty.
+  std::function<void(std::size_t slots)> prepare;
+  // Right after placement, on the thread that placed the chunk (its data still in that
+  // core's cache), chunks in parallel: work that needs no order, such as formatting
+  // rows and counting. May be empty.
+  std::function<void(ChunkWork&)> digest;
+  // In input order, one chunk at a time: writing and whatever needs the running totals.
+  std::function<void(ChunkWork&)> consume;
+};
+
+// A command's typed per-chunk state, one per chunk in flight: what its digest step
+// leaves for its consume step. Slots are reused, so a State must be reset by whoever
+// fills it.
+template <class State>
+class PerChunk {
+ public:
+  void resize(std::size_t slots) { states_.resize(slots); }
+  State& operator[](const ChunkWork& work) { return states_[work.slot]; }
+
+ private:
+  std::vector<State> states_;
+};
+
+// Reads, places, digests and consumes chunk by chunk as a oneTBB pipeline: the threads
+// place (and digest) different chunks while one of them reads the next, so the kernels
+// are not idle while the input is parsed. Memory: two chunks per thread, whatever the
+// input. threads == 1 runs everything on the calling thread, one chunk after another.
+void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
+                       const StreamOptions& options, const ChunkHandlers& handlers);
+
+}  // namespace hrw

@@ -1,0 +1,85 @@
+// A plan's accounting, chunk by chunk (private to the jobs layer; tests reach it through
+// hrw_internal): what run_plan, the plans from a placement and the plans in parts share.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bulk/stream.hpp"
+#include "hrw/cluster_view.hpp"
+#include "hrw/key_source.hpp"
+#include "hrw/placement.hpp"
+#include "hrw/plan.hpp"
+
+namespace hrw {
+
+// Where a plan's moves go, one call per moves.csv row in input order: `from` and `to` are
+// indices into PlanBuilder::ids(), the key and its loads are chunk.keys[i],
+// chunk.bytes_of(i), chunk.requests_of(i). The output layer renders them (MoveRows), a
+// schedule collects them.
+class MoveSink {
+ public:
+  virtual ~MoveSink() = default;
+  virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) = 0;
+};
+
+// The plan's per-chunk state (R = 1, keys only), filled by PlanBuilder::digest on the
+// placing thread and folded in by PlanBuilder::add.
+struct PlanChunk {
+  // [0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed total
+  // and the moved total; empty: not digested.
+  std::vector<std::uint64_t> counts;
+  // moved[0..moved total): chunk indices of the keys that move. Only grows: resizing it
+  // down and up again would zero-fill it per chunk.
+  std::vector<std::uint32_t> moved;
+};
+
+// Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
+class PlanBuilder {
+ public:
+  PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
+              std::uint64_t batch_size);
+
+  // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
+  // chunk (placements[0] = from, [1] = to) into `state`, on the thread that placed it,
+  // so that add() only folds the counts in.
+  void digest(const ChunkWork& work, PlanChunk& state) const;
+  // ChunkHandlers::consume, in input order: accounts for the chunk (digested or not) and
+  // hands its moves to `moves` when it is not null.
+  void add(const ChunkWork& work, PlanChunk& state, MoveSink* moves);
+  // The same for a chunk placed in both views outside the pipeline.
+  void add(const KeyChunk& chunk, const Placement& from, const Placement& to, MoveSink* moves);
+
+  // Checks that moved + stayed = read in total and per node (and, R = 1, that
+  // Σ in = Σ out = moved) and that `keys_read` keys were accounted for; throws
+  // std::logic_error (an internal error) when not.
+  PlanSummary finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const;
+
+  // Union of both views' ids, memcmp order: what MoveSink's node indices refer to.
+  const std::vector<std::string>& ids() const { return ids_; }
+
+ private:
+  bool keys_only(const KeyChunk& chunk) const;
+  void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                  PlanChunk& state) const;
+  void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                 const PlanChunk& state, MoveSink* moves);
+  void add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                 MoveSink* moves);
+  void add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
+                      const Placement& to, MoveSink* moves);
+
+  const ClusterView* from_;
+  const ClusterView* to_;
+  std::uint32_t replicas_;
+  std::uint64_t batch_size_;
+  std::vector<std::string> ids_;      // union of ids, memcmp order
+  std::vector<std::uint32_t> from_union_, to_union_;  // view index -> union index
+  std::vector<NodeFlow> flows_;
+  LoadCounts read_, moved_, stayed_, owner_changes_;
+  std::uint64_t rows_ = 0;
+  std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
+};
+
+}  // namespace hrw
