@@ -125,6 +125,12 @@ TEST_CASE("plan folder: a plain plan over a staged one leaves no steps/", "[cli]
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
   CHECK(names(s.out) == Names{"steps", "summary.json"});
   s.only_inputs_beside();
+  // --from-placement publishes the same way.
+  const std::string cur = s.dir.write("cur.csv", "key,owner\nuser:1,n1\nuser:2,n2\n");
+  REQUIRE(run_hrw({"plan", "--from-placement", cur, "--to", s.b, "--out", s.out, "--quiet"}).exit_code == 0);
+  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(read_file(s.out + "/summary.json").find("\"from_placement\"") != std::string::npos);
+  CHECK(names(s.dir.path()) == Names{"A.json", "B.json", "cur.csv", "k.txt", "p"});
 }
 
 TEST_CASE("plan folder: an SVG outside the folder is published with it", "[cli][plan-folder]") {
