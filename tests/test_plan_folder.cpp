@@ -65,6 +65,7 @@ struct Setup {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
+  void only_inputs_beside_none() const { CHECK(names(dir.path()) == Names{"A.json", "B.json", "k.txt"}); }
   // Nothing beside the plan folder but the inputs: no temp sibling, no lock file.
   void only_inputs_beside() const {
     CHECK(names(dir.path()) == Names{"A.json", "B.json", "k.txt", "p"});
@@ -99,6 +100,19 @@ TEST_CASE("plan folder: a 3-step plan over a 6-step one leaves no stale steps", 
   s.only_inputs_beside();
 }
 
+TEST_CASE("plan folder: a folder in the way inside an old step does not stop the new plan",
+          "[cli][plan-folder]") {
+  Setup s;
+  REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
+  REQUIRE(fs::exists(s.out + "/steps/03"));
+  fs::remove(s.out + "/steps/03/moves.csv");
+  fs::create_directories(s.out + "/steps/03/moves.csv/x");  // was: step 3 failed, steps 1-2 new
+  REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
+  CHECK(fs::is_regular_file(s.out + "/steps/03/moves.csv"));
+  CHECK(names(s.out + "/steps") == step_names(steps_in_summary(s.out)));
+  s.only_inputs_beside();
+}
+
 TEST_CASE("plan folder: a plain plan over a staged one leaves no steps/", "[cli][plan-folder]") {
   Setup s;
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
@@ -111,6 +125,12 @@ TEST_CASE("plan folder: a plain plan over a staged one leaves no steps/", "[cli]
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
   CHECK(names(s.out) == Names{"steps", "summary.json"});
   s.only_inputs_beside();
+  // --from-placement publishes the same way.
+  const std::string cur = s.dir.write("cur.csv", "key,owner\nuser:1,n1\nuser:2,n2\n");
+  REQUIRE(run_hrw({"plan", "--from-placement", cur, "--to", s.b, "--out", s.out, "--quiet"}).exit_code == 0);
+  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(read_file(s.out + "/summary.json").find("\"from_placement\"") != std::string::npos);
+  CHECK(names(s.dir.path()) == Names{"A.json", "B.json", "cur.csv", "k.txt", "p"});
 }
 
 TEST_CASE("plan folder: an SVG outside the folder is published with it", "[cli][plan-folder]") {
@@ -119,6 +139,16 @@ TEST_CASE("plan folder: an SVG outside the folder is published with it", "[cli][
   REQUIRE(run_hrw(s.plan({"--svg", svg})).exit_code == 0);
   CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
   CHECK_THAT(read_file(svg), Contains("<svg"));
+}
+
+TEST_CASE("plan folder: an SVG deeper inside the folder is refused", "[cli][plan-folder]") {
+  Setup s;
+  const auto r = run_hrw(s.plan({"--svg", s.out + "/charts/flows.svg"}));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "hrw: " + s.out + "/charts/flows.svg: inside the plan folder " + s.out +
+                     ", a file must be directly in it\n");
+  CHECK_FALSE(fs::exists(s.out));
+  s.only_inputs_beside_none();
 }
 
 TEST_CASE("plan folder: a folder holding other files is refused, untouched", "[cli][plan-folder]") {

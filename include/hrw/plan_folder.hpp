@@ -34,6 +34,7 @@ class PlanFolder {
   std::string file(const std::string& relative) const;
   // Where `path` (a file the caller names) lands inside the new tree when it lies inside
   // the folder ("" when it does not): an SVG given as DIR/flows.svg is part of the plan.
+  // InputError for a path deeper inside (DIR/sub/x.svg: the next run could not replace it).
   std::string inside(const std::string& path) const;
 
   // WriteError when a file cannot be synced or the swap fails (the old folder is then

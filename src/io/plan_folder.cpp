@@ -183,6 +183,10 @@ std::string PlanFolder::inside(const std::string& path) const {
   if (ec) return "";
   const fs::path rel = p.lexically_relative(target_);
   if (rel.empty() || rel == "." || *rel.begin() == "..") return "";
+  // Only what a plan writes may be in the folder (so that the next run may replace it):
+  // a file of the caller's goes directly in it.
+  if (rel.has_parent_path())
+    throw InputError(fmt::format("{}: inside the plan folder {}, a file must be directly in it", path, dir_));
   return file(rel.string());
 }
 
