@@ -51,7 +51,8 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
   return p;
 }
 
-CliResult run_hrw(const std::vector<std::string>& args, const std::string& input) {
+CliResult run_hrw(const std::vector<std::string>& args, const std::string& input,
+                  const std::vector<std::string>& env) {
   TempDir io;
   const std::string in_path = io.write("stdin", input);
   const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
@@ -68,6 +69,7 @@ CliResult run_hrw(const std::vector<std::string>& args, const std::string& input
     if (!freopen(in_path.c_str(), "rb", stdin) || !freopen(out_path.c_str(), "wb", stdout) ||
         !freopen(err_path.c_str(), "wb", stderr))
       _exit(127);
+    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
     execvp(cargv[0], cargv.data());
     _exit(127);
   }
