@@ -16,6 +16,9 @@
 
 namespace hrw::test {
 
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env);
+
 namespace {
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -51,8 +54,14 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
   return p;
 }
 
-CliResult run_hrw(const std::vector<std::string>& args, const std::string& input,
-                  const std::vector<std::string>& env) {
+CliResult run_hrw(const std::vector<std::string>& args, const std::string& input) {
+  return run_hrw_with_env(args, input, {});
+}
+
+// Declared where it is used (test_input_rules.cpp): `env` holds NAME=VALUE entries set in
+// the child only, so the test process keeps its own environment (its temp dirs).
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env) {
   TempDir io;
   const std::string in_path = io.write("stdin", input);
   const std::string out_path = io.file("stdout"), err_path = io.file("stderr");

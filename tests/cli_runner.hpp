@@ -12,10 +12,8 @@ struct CliResult {
   std::string err;
 };
 
-// args exclude the program name. `input` is fed on stdin (empty: /dev/null-like). `env`:
-// NAME=VALUE entries set in the child only (the test process keeps its own environment).
-CliResult run_hrw(const std::vector<std::string>& args, const std::string& input = "",
-                  const std::vector<std::string>& env = {});
+// args exclude the program name. `input` is fed on stdin (empty: /dev/null-like).
+CliResult run_hrw(const std::vector<std::string>& args, const std::string& input = "");
 
 // A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {
