@@ -16,6 +16,9 @@
 
 namespace hrw::test {
 
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env);
+
 namespace {
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -52,6 +55,13 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
 }
 
 CliResult run_hrw(const std::vector<std::string>& args, const std::string& input) {
+  return run_hrw_with_env(args, input, {});
+}
+
+// Declared where it is used (test_input_rules.cpp): `env` holds NAME=VALUE entries set in
+// the child only, so the test process keeps its own environment (its temp dirs).
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env) {
   TempDir io;
   const std::string in_path = io.write("stdin", input);
   const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
@@ -68,6 +78,7 @@ CliResult run_hrw(const std::vector<std::string>& args, const std::string& input
     if (!freopen(in_path.c_str(), "rb", stdin) || !freopen(out_path.c_str(), "wb", stdout) ||
         !freopen(err_path.c_str(), "wb", stderr))
       _exit(127);
+    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
     execvp(cargv[0], cargv.data());
     _exit(127);
   }

@@ -27,6 +27,12 @@ using Catch::Matchers::StartsWith;
 using hrw::test::run_hrw;
 using hrw::test::TempDir;
 
+namespace hrw::test {
+// cli_runner.cpp: run_hrw with NAME=VALUE entries in the child's environment only.
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env);
+}  // namespace hrw::test
+
 namespace {
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
@@ -46,23 +52,6 @@ std::thread late_writer(const std::string& fifo, std::chrono::milliseconds delay
     ::close(fd);
   });
 }
-
-// Sets an environment variable for a scope (the CLI runs inherit it).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 
@@ -162,8 +151,7 @@ TEST_CASE("temporary files: a missing TMPDIR or a full disk is the environment, 
   for (int i = 0; i < 20000; ++i) text += "some-longer-key-" + std::to_string(i) + ",a\n";
   const std::string placement = dir.write("p.csv", text);
   {
-    ScopedEnv tmp("TMPDIR", "/nonexistent/hrw-tmp");
-    const auto res = run_hrw({"check", "--cluster", view, "--placement", placement});
+    const auto res = hrw::test::run_hrw_with_env({"check", "--cluster", view, "--placement", placement}, "", {"TMPDIR=/nonexistent/hrw-tmp"});
     CHECK(res.exit_code == 2);
     CHECK(res.err == "hrw: temporary folder \"/nonexistent/hrw-tmp\": cannot create a temporary file: "
                      "No such file or directory\n");
@@ -173,8 +161,7 @@ TEST_CASE("temporary files: a missing TMPDIR or a full disk is the environment, 
     const std::string ro = dir.file("ro");
     std::filesystem::create_directory(ro);
     ::chmod(ro.c_str(), 0500);
-    ScopedEnv tmp("TMPDIR", ro);
-    const auto res = run_hrw({"check", "--cluster", view, "--placement", placement});
+    const auto res = hrw::test::run_hrw_with_env({"check", "--cluster", view, "--placement", placement}, "", {"TMPDIR=" + ro});
     if (::geteuid() != 0) {
       CHECK(res.exit_code == 2);
       CHECK_THAT(res.err, StartsWith("hrw: temporary folder \"" + ro + "\": cannot create a temporary file: "));
@@ -193,8 +180,7 @@ TEST_CASE("temporary files: a missing TMPDIR or a full disk is the environment, 
     std::string path;
     ~Unmount() { ::umount(path.c_str()); }
   } unmount{small};
-  ScopedEnv tmp("TMPDIR", small);
-  const auto res = run_hrw({"check", "--cluster", view, "--placement", placement});
+  const auto res = hrw::test::run_hrw_with_env({"check", "--cluster", view, "--placement", placement}, "", {"TMPDIR=" + small});
   CHECK(res.exit_code == 2);
   CHECK(res.err == "hrw: temporary folder \"" + small + "\": cannot write a temporary file: No space left on device\n");
   // The plan from a placement spills into its output folder: the same rule there.
