@@ -8,9 +8,12 @@
 # Usage: tools/test-install.sh [BUILD_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${1:-$ROOT/build}"
+BUILD="$(cd "${1:-$ROOT/build}" && pwd)"
 WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+# The add_subdirectory build sits beside BUILD, so its compile lines name the sources as
+# BUILD's do (ccache's base_dir then serves most of the library from the cache).
+EMBED="$(mktemp -d "$(dirname "$BUILD")/.test-install-embed-XXXXXX")"
+trap 'rm -rf "$WORK" "$EMBED"' EXIT
 PREFIX="$WORK/prefix"
 LAUNCHER=()
 command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -68,15 +71,15 @@ g++ -std=c++20 -O2 "$ROOT/examples/place_keys.cpp" -o "$WORK/place_keys_pc" \
 cmp "$WORK/expected.csv" "$WORK/pkgconfig.csv"
 
 # 3. add_subdirectory of the source tree: the library only (no CLI, tests, bench, Python).
-cmake -S "$ROOT/examples" -B "$WORK/build-embed" -G Ninja -DHRW_EMBED_DIR="$ROOT" \
+cmake -S "$ROOT/examples" -B "$EMBED" -G Ninja -DHRW_EMBED_DIR="$ROOT" \
   -DCMAKE_BUILD_TYPE=Release "${LAUNCHER[@]}" > "$WORK/embed-configure.log"
-embed_targets="$(cmake --build "$WORK/build-embed" --target help)"
+embed_targets="$(cmake --build "$EMBED" --target help)"
 if grep -q "hrw Python module" "$WORK/embed-configure.log" \
    || grep -q "hrw_cli\|hrw_tests\|hrw_bench\|hrw_python\|fuzz_" <<< "$embed_targets"; then
   echo "test-install: add_subdirectory(hrw) configured more than the library" >&2; exit 1
 fi
-cmake --build "$WORK/build-embed" --target place_keys >/dev/null
-"$WORK/build-embed/place_keys" "$WORK/cluster.json" "$WORK/keys.txt" > "$WORK/embed.csv"
+cmake --build "$EMBED" --target place_keys >/dev/null
+"$EMBED/place_keys" "$WORK/cluster.json" "$WORK/keys.txt" > "$WORK/embed.csv"
 cmp "$WORK/expected.csv" "$WORK/embed.csv"
 
 echo "test-install: find_package and pkg-config builds (moved prefix) and the add_subdirectory build print what hrw place prints ($(wc -l < "$WORK/expected.csv") rows)"
