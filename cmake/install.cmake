@@ -25,6 +25,7 @@ endif()
 # every listed header compiles on its own against the installed tree (tools/test-install.sh).
 set(HRW_PUBLIC_HEADERS
   bulk.hpp
+  checked_sum.hpp
   cluster_view.hpp
   compare.hpp
   csv.hpp
@@ -45,7 +46,8 @@ set(HRW_PUBLIC_HEADERS
   reference.hpp
   select.hpp
   targets.hpp
-  verify.hpp)
+  verify.hpp
+  view_json.hpp)
 list(TRANSFORM HRW_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/hrw/)
 install(FILES ${HRW_PUBLIC_HEADERS} ${PROJECT_BINARY_DIR}/include/hrw/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hrw)
