@@ -81,6 +81,13 @@ ClusterSpec random_spec(std::mt19937_64& rng, bool json_safe) {
   return s;
 }
 
+// Labels in name order, as the reader gives them (a spec built in code may list them in
+// any order; the view does not depend on it).
+ClusterSpec canonical(ClusterSpec s) {
+  for (NodeSpec& n : s.nodes) std::sort(n.labels.begin(), n.labels.end());
+  return s;
+}
+
 std::vector<std::string> test_keys(std::size_t n) {
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < n; ++i) keys.push_back("user:" + std::to_string(i));
@@ -172,7 +179,7 @@ TEST_CASE("view_json: a copied view places every key as the original (flat, weig
     }
     for (const ClusterSpec& copy : copies) {
       const ClusterView w(copy);
-      CHECK(spec_of(w) == spec_of(v));
+      CHECK(canonical(spec_of(w)) == canonical(spec_of(v)));
       CHECK((w.hierarchy() != nullptr) == (v.hierarchy() != nullptr));
       const std::uint32_t r = std::min<std::uint32_t>(3, static_cast<std::uint32_t>(v.size()));
       CHECK(reference_sets(w, keys, r) == reference_sets(v, keys, r));
@@ -186,8 +193,8 @@ TEST_CASE("hrw sample writes its views with the one serialiser", "[view_json][cl
   REQUIRE(r.exit_code == 0);
   for (const char* name : {"from.json", "to.json"}) {
     const std::string text = test::read_file(dir.file(std::string("s/") + name));
-    const ClusterView v(parse_cluster_json(text, name));
-    CHECK(text == view_json(v));
+    // The file is the serialiser's output: writing what it reads gives the same bytes.
+    CHECK(text == view_json(parse_cluster_json(text, name)));
   }
 }
 
