@@ -35,8 +35,10 @@ struct PlanArgs {
   std::string out_dir;
   std::string svg;
   std::optional<std::int64_t> max_moves, max_bytes;
+  std::optional<std::uint64_t> node_bandwidth;
   std::optional<double> max_moved_fraction;
   std::string cap_by = "keys";  // signed: -1 is refused, not wrapped
+  bool transitions = false;
   bool kernel_only = false;
   bool stage_times = false;
   std::optional<std::string> hierarchy;  // overrides both views' (contract §6)
@@ -93,7 +95,10 @@ ScheduleLimits schedule_limits(const PlanArgs& a) {
     if (v) return static_cast<std::uint64_t>(*v);
     return std::nullopt;
   };
-  return {unsigned_of(a.max_moves), unsigned_of(a.max_bytes)};
+  ScheduleLimits limits{unsigned_of(a.max_moves), unsigned_of(a.max_bytes), a.node_bandwidth};
+  if (limits.node_bandwidth && !limits.any())
+    throw InputError("--node-bandwidth: estimates rounds: give --max-moves-per-node or --max-bytes-per-node");
+  return limits;
 }
 
 int plan_from_placement(const PlanArgs& a) {
@@ -106,6 +111,7 @@ int plan_from_placement(const PlanArgs& a) {
   job.out_dir = a.out_dir;
   job.svg = a.svg;
   job.limits = schedule_limits(a);
+  job.transitions = a.transitions;
   ProgressLine progress;
   if (!a.bulk.quiet) job.progress = progress.callback();
   const PlanSummary summary = run_plan_from_placement(to, job);
@@ -143,20 +149,31 @@ Runner add_plan(CLI::App& app) {
   sub->add_option("--max-bytes-per-node", args->max_bytes,
                   "Rounds instead of batches: each node sends at most B bytes and receives at most B "
                   "per round (bytes column of the keys; a larger key gets a round of its own)");
+  add_unsigned(*sub, "--node-bandwidth", args->node_bandwidth, 1, 1'000'000'000'000'000,
+               "Bytes per second one node sends or receives: estimates each round's time (its busiest "
+               "node's bytes / bandwidth) into summary.json and stderr; needs rounds and a bytes column");
   sub->add_option("--max-moved-fraction", args->max_moved_fraction,
                   "Staged plan: steps DIR/steps/NN/ (view.json, moves.csv, summary.json), each moving "
                   "at most F (0 < F <= 1) of the keys or bytes, measured on the keys");
-  sub->add_option("--cap-by", args->cap_by, "What --max-moved-fraction caps: keys (default) or bytes")
-      ->check(CLI::IsMember({"keys", "bytes"}));
+  sub->add_option("--cap-by", args->cap_by,
+                  "What --max-moved-fraction caps: keys (default), bytes, or keys,bytes (both)");
+  sub->add_flag("--transitions", args->transitions,
+                "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
+                "retire in execution order");
   sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
   return [args, sub]() -> int {
+    if (args->cap_by != "keys" && args->cap_by != "bytes" && args->cap_by != "keys,bytes")
+      throw InputError(fmt::format("--cap-by: must be keys, bytes or keys,bytes, got {}", quote_for_message(args->cap_by)));
     if (args->max_moved_fraction && !(*args->max_moved_fraction > 0 && *args->max_moved_fraction <= 1))
       throw InputError(fmt::format("--max-moved-fraction must be in (0, 1], got {}", *args->max_moved_fraction));
     std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
                                         {"--out", args->out_dir + "/moves.csv"},
-                                        {"--out", args->out_dir + "/summary.json"}};
+                                        {"--out", args->out_dir + "/summary.json"},
+                                        {"--out", args->out_dir + "/from.json"},
+                                        {"--out", args->out_dir + "/to.json"}};
+    if (args->transitions) outputs.push_back({"--out", args->out_dir + "/transitions.csv"});
     if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
     check_outputs(outputs);
     const ThreadLimit limit(args->bulk.threads);
@@ -180,6 +197,7 @@ Runner add_plan(CLI::App& app) {
     job.out_dir = args->out_dir;
     job.svg = args->svg;
     job.limits = schedule_limits(*args);
+    job.transitions = args->transitions;
     ProgressLine progress;
     if (!args->bulk.quiet) job.progress = progress.callback();
     if (args->max_moved_fraction) {
@@ -187,7 +205,9 @@ Runner add_plan(CLI::App& app) {
       StagedPlanJob staged;
       staged.step = job;
       staged.max_moved_fraction = *args->max_moved_fraction;
-      staged.cap_by = args->cap_by == "bytes" ? CapBy::bytes : CapBy::keys;
+      staged.cap_by = args->cap_by == "bytes"        ? CapBy::bytes
+                      : args->cap_by == "keys,bytes" ? CapBy::keys_and_bytes
+                                                     : CapBy::keys;
       const StagedPlan plan = run_staged_plan(from, to, staged);
       progress.finish();
       if (!args->bulk.quiet) eprint("{}", staged_summary_text(plan));

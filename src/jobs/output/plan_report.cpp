@@ -41,6 +41,10 @@ ordered_json schedule_json(const ScheduleSummary& s) {
   out["max_moves_per_node"] = or_null(s.limits.max_moves_per_node);
   out["max_bytes_per_node"] = or_null(s.limits.max_bytes_per_node);
   out["oversize_keys"] = s.oversize_keys;
+  if (s.limits.node_bandwidth) {
+    out["node_bandwidth"] = *s.limits.node_bandwidth;
+    out["estimated_seconds"] = *s.estimated_seconds();
+  }
   auto& rounds = out["per_round"] = ordered_json::array();
   for (const RoundStats& r : s.per_round) {
     ordered_json row;
@@ -49,10 +53,11 @@ ordered_json schedule_json(const ScheduleSummary& s) {
     row["bytes"] = r.bytes;
     row["peak_send"] = r.peak_send;
     row["peak_receive"] = r.peak_receive;
-    if (s.limits.max_bytes_per_node) {
+    if (s.limits.max_bytes_per_node || s.limits.node_bandwidth) {
       row["peak_send_bytes"] = r.peak_send_bytes;
       row["peak_receive_bytes"] = r.peak_receive_bytes;
     }
+    if (s.limits.node_bandwidth) row["estimated_seconds"] = r.estimated_seconds(*s.limits.node_bandwidth);
     rounds.push_back(std::move(row));
   }
   return out;
@@ -71,10 +76,21 @@ std::string schedule_text(const PlanSummary& p) {
   if (s.oversize_keys)
     out += fmt::format("  {} key(s) larger than the byte limit, each in a round of its own\n",
                        s.oversize_keys);
+  if (const auto seconds = s.estimated_seconds())
+    out += fmt::format("  estimated time {} at {} bytes/s per node (each round: its busiest node's bytes "
+                       "sent or received / bandwidth)\n",
+                       duration_text(*seconds), *s.limits.node_bandwidth);
   return out;
 }
 
 }  // namespace
+
+std::string duration_text(double seconds) {
+  if (seconds < 60) return fmt::format("{:.1f} s", seconds);
+  const auto total = static_cast<std::uint64_t>(seconds + 0.5);
+  if (total < 3600) return fmt::format("{} min {} s ({:.0f} s)", total / 60, total % 60, seconds);
+  return fmt::format("{} h {} min ({:.0f} s)", total / 3600, total / 60 % 60, seconds);
+}
 
 std::string summary_json(const PlanSummary& s) {
   ordered_json out;
@@ -90,6 +106,7 @@ std::string summary_json(const PlanSummary& s) {
   if (s.replicas == 1) {
     out["moved_fraction"] = s.moved_fraction();
     out["ideal_fraction"] = s.ideal_fraction;
+    if (s.expected_fraction) out["expected_fraction"] = *s.expected_fraction;
   } else {
     // Contract §7: like with like. `moved` above is the keys whose set changed.
     out["owner_changes"] = s.owner_changes.keys;
@@ -106,7 +123,13 @@ std::string summary_json(const PlanSummary& s) {
   out["rows"] = s.rows;
   if (!s.schedule) out["batch_size"] = s.batch_size;
   out["batches"] = s.batches;
-  if (s.schedule) out["schedule"] = schedule_json(*s.schedule);
+  if (s.schedule) {
+    if (const auto seconds = s.schedule->estimated_seconds()) out["estimated_seconds"] = *seconds;
+    out["schedule"] = schedule_json(*s.schedule);
+  }
+  if (s.transitions)
+    out["transitions"] = {{"copy", s.transitions->copies}, {"switch", s.transitions->switches},
+                          {"retire", s.transitions->retires}};
   out["units"] = s.replicas == 1 ? "keys" : "replica slots";
   auto& nodes = out["nodes"] = ordered_json::array();
   for (const NodeFlow& f : s.nodes) {
@@ -139,9 +162,12 @@ std::string replicated_headline(const PlanSummary& s) {
 std::string summary_text(const PlanSummary& s) {
   std::string out =
       s.replicas == 1
-          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}\n", from_name(s),
+          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}{}\n", from_name(s),
                         s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
-                        percent(s.ideal_fraction))
+                        percent(s.ideal_fraction),
+                        s.expected_fraction
+                            ? fmt::format(", expected for rendezvous {}", percent(*s.expected_fraction))
+                            : "")
           : replicated_headline(s) + "\n";
   const char* unit = s.replicas == 1 ? "keys" : "replica slots";
   auto top = [&](const char* title, auto count) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hrw/hierarchy.hpp"
 #include "hrw/output.hpp"
 
 namespace hrw {
@@ -22,6 +23,7 @@ std::string cluster_json(const ClusterSpec& spec) {
   out["version"] = spec.version;
   if (!spec.seed.empty()) out["seed"] = spec.seed;
   out["hash"] = std::string(to_string(spec.hash));
+  if (spec.hierarchy) out["hierarchy"] = *spec.hierarchy;
   auto& nodes = out["nodes"] = ordered_json::array();
   for (const NodeSpec& n : spec.nodes) {
     ordered_json node;
@@ -33,6 +35,17 @@ std::string cluster_json(const ClusterSpec& spec) {
   return out.dump(2, ' ', false, ordered_json::error_handler_t::strict) + "\n";
 }
 
+std::string view_file_json(const ClusterView& view) {
+  ClusterSpec spec;
+  spec.seed = view.seed();
+  spec.hash = view.hash();
+  spec.version = view.version();
+  for (const Node& n : view.nodes())
+    spec.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt, n.labels});
+  if (view.hierarchy()) spec.hierarchy = view.hierarchy()->labels();
+  return cluster_json(spec);
+}
+
 std::string staged_summary_json(const StagedPlan& p) {
   const bool bytes = p.cap_by == CapBy::bytes;
   auto moved = [&](const PlanSummary& s) { return bytes ? s.moved.bytes : s.moved.keys; };
@@ -40,7 +53,8 @@ std::string staged_summary_json(const StagedPlan& p) {
   ordered_json out;
   out["from_version"] = p.direct.from_version;
   out["to_version"] = p.direct.to_version;
-  out["cap_by"] = bytes ? "bytes" : "keys";
+  const bool both = p.cap_by == CapBy::keys_and_bytes;
+  out["cap_by"] = both ? "keys,bytes" : bytes ? "bytes" : "keys";
   out["max_moved_fraction"] = p.max_moved_fraction;
   out["keys"] = p.direct.read.keys;
   if (p.direct.has_bytes) out["bytes"] = p.direct.read.bytes;
@@ -54,17 +68,27 @@ std::string staged_summary_json(const StagedPlan& p) {
     row["moved"] = moved(s);
     row["moved_fraction"] = fraction(moved(s), total(s));
     if (bytes) row["moved_keys"] = s.moved.keys;
+    if (both) {
+      row["moved_bytes"] = s.moved.bytes;
+      row["moved_bytes_fraction"] = fraction(s.moved.bytes, s.read.bytes);
+    }
+    if (s.schedule && s.schedule->estimated_seconds()) row["estimated_seconds"] = *s.schedule->estimated_seconds();
     steps.push_back(std::move(row));
   }
   out["total_moved"] = p.total_moved();
   out["direct_moved"] = moved(p.direct);
   out["excess"] = p.total_moved() - moved(p.direct);
   out["probes"] = p.probes;
+  if (!p.steps.empty() && p.steps.front().plan.schedule && p.steps.front().plan.schedule->estimated_seconds()) {
+    double seconds = 0;
+    for (const StagedStep& s : p.steps) seconds += *s.plan.schedule->estimated_seconds();
+    out["estimated_seconds"] = seconds;
+  }
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string staged_summary_text(const StagedPlan& p) {
-  const char* unit = p.cap_by == CapBy::bytes ? "bytes" : "keys";
+  const char* unit = p.cap_by == CapBy::bytes ? "bytes" : p.cap_by == CapBy::keys ? "keys" : "keys and of the bytes";
   const std::uint64_t direct = p.cap_by == CapBy::bytes ? p.direct.moved.bytes : p.direct.moved.keys;
   const std::uint64_t whole = p.cap_by == CapBy::bytes ? p.direct.read.bytes : p.direct.read.keys;
   std::string out = fmt::format(
@@ -75,8 +99,14 @@ std::string staged_summary_text(const StagedPlan& p) {
   for (std::size_t k = 0; k < p.steps.size(); ++k) {
     const PlanSummary& s = p.steps[k].plan;
     const std::uint64_t m = p.cap_by == CapBy::bytes ? s.moved.bytes : s.moved.keys;
-    out += fmt::format("  step {:02} (v{}): {} {} moved ({:.3f}%)\n", k + 1, p.steps[k].view.version, m,
-                       unit, whole ? 100.0 * static_cast<double>(m) / static_cast<double>(whole) : 0.0);
+    out += fmt::format("  step {:02} (v{}): {} {} moved ({:.3f}%)", k + 1, p.steps[k].view.version, m,
+                       p.cap_by == CapBy::bytes ? "bytes" : "keys",
+                       whole ? 100.0 * static_cast<double>(m) / static_cast<double>(whole) : 0.0);
+    if (p.cap_by == CapBy::keys_and_bytes)
+      out += fmt::format(", {} bytes ({:.3f}%)", s.moved.bytes,
+                         s.read.bytes ? 100.0 * static_cast<double>(s.moved.bytes) / static_cast<double>(s.read.bytes) : 0.0);
+    if (s.schedule && s.schedule->estimated_seconds()) out += ", estimated " + duration_text(*s.schedule->estimated_seconds());
+    out += "\n";
   }
   return out;
 }

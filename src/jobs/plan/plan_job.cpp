@@ -38,10 +38,15 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
 }  // namespace
 
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
-                         const PlaceOptions& place) {
+                         const PlaceOptions& place, const ProgressCallback& progress) {
   KeySource source(keys.path, keys.resolved_format());
   return stream_plan(from, to, source, {place, keys.chunk_keys}, 1,
-                     [](const PlanBuilder&) { return nullptr; }, {});
+                     [](const PlanBuilder&) { return nullptr; },
+                     [&](const ChunkWork& work) {
+                       if (progress)
+                         progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset,
+                                   source.total_bytes()});
+                     });
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
@@ -51,7 +56,9 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
                                  source.name()));
-  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits);
+  if (job.limits.node_bandwidth && !source.has_bytes())
+    throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", source.name()));
+  plan_detail::PlanOutputs out(job.out_dir, job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
   PlanSummary summary = stream_plan(
       from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
       [&](const PlanBuilder& plan) {

@@ -1,4 +1,5 @@
-// The files of a plan: DIR/moves.csv, DIR/summary.json and the optional SVG. Opened up
+// The files of a plan: DIR/moves.csv, DIR/summary.json, the views (DIR/from.json,
+// DIR/to.json), DIR/transitions.csv when asked for, and the optional SVG. Opened up
 // front, so that an unwritable destination fails before any key is read; published
 // together, after the accounting check, so summary.json never exists without its moves.
 #pragma once
@@ -14,31 +15,59 @@
 
 namespace hrw::plan_detail {
 
+// What a plan folder holds besides moves.csv and summary.json.
+struct PlanFiles {
+  const ClusterView* from = nullptr;  // DIR/from.json; null for a plan from a placement file
+  const ClusterView* to = nullptr;    // DIR/to.json
+  bool transitions = false;           // DIR/transitions.csv
+};
+
 class PlanOutputs {
  public:
   PlanOutputs(const std::string& dir, const std::string& svg, std::uint64_t batch_size,
-              const ScheduleLimits& limits);
+              const ScheduleLimits& limits, const PlanFiles& files);
 
   // Once the union ids are known (PlanBuilder::ids()): writes the header and returns
   // where the moves go, batched rows or (with limits) the schedule's spill.
   MoveSink& start(const std::vector<std::string>& ids, bool with_bytes, bool with_requests);
   // Writes the rows made so far (the consume step calls it per chunk).
   void flush();
-  // With limits, writes the rounds and fills summary.schedule; then writes summary.json
-  // and the SVG and commits every file at once.
+  // With limits, writes the rounds and fills summary.schedule; then writes summary.json,
+  // the views and the SVG and commits every file at once.
   void publish(PlanSummary& summary);
 
  private:
+  // Hands every move to the batched rows or the schedule, and (with transitions) every
+  // key to the transition rows.
+  class Tap : public MoveSink {
+   public:
+    explicit Tap(PlanOutputs& out) : out_(&out) {}
+    void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override;
+    void key_changed(const KeyChunk& chunk, std::size_t i, std::span<const std::uint32_t> from,
+                     std::span<const std::uint32_t> to) override;
+
+   private:
+    PlanOutputs* out_;
+    std::uint64_t rows_ = 0;        // copies so far (their batches, without limits)
+    std::uint64_t key_copies_ = 0;  // copies of the key being added
+  };
+
   std::string dir_;
   std::uint64_t batch_size_;
   ScheduleLimits limits_;
+  PlanFiles files_;
   AtomicFile moves_;
   AtomicFile summary_;
+  std::optional<AtomicFile> from_json_, to_json_, transitions_;
   std::optional<AtomicFile> svg_;
   std::optional<MoveCsv> csv_;
   std::string rows_;
   std::optional<BatchedMoveRows> batched_;
   std::optional<ScheduledMoves> scheduled_;
+  std::optional<TransitionRows> transition_rows_;
+  std::string transition_text_;
+  Tap tap_{*this};
+  MoveSink* sink_ = nullptr;
 };
 
 }  // namespace hrw::plan_detail
