@@ -35,6 +35,7 @@ std::optional<std::string> incompatibility_warning(const ClusterView& a, const C
 struct NodeFlow {
   std::string id;
   LoadCounts before, after, in, out, stayed;
+  double target_before = 0, target_after = 0;  // target shares w_i / Σw in A and in B (0: absent)
 };
 
 // Per-node limits that turn a plan's batches into rounds (docs/plan.md, "Rounds").

@@ -197,26 +197,58 @@ namespace {
 constexpr std::size_t kMaxNodeBars = 24;
 constexpr std::size_t kLoadBins = 20;
 
-// Node counts per bin of keys, kLoadBins equal bins over [0, the largest load of either
-// view]: a node a view does not hold counts with 0 keys.
+// "node-2" before "node-10": digit runs compare as numbers, the rest bytewise.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      std::size_t si = i, sj = j;  // leading zeros do not count
+      while (si + 1 < ei && a[si] == '0') ++si;
+      while (sj + 1 < ej && b[sj] == '0') ++sj;
+      if (ei - si != ej - sj) return ei - si < ej - sj;
+      if (const int c = a.compare(si, ei - si, b, sj, ej - sj); c != 0) return c < 0;
+      i = ei, j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i, ++j;
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
+// Node counts per bin of load / target share (1 = exactly its share), kLoadBins equal bins
+// over [0, the largest ratio of either view]: a ratio, so weight classes compare alike.
 void load_distribution(const PlanSummary& s, svg::BarPanel& load, svg::Series& before,
                        svg::Series& after) {
-  std::uint64_t most = 1;
-  for (const NodeFlow& f : s.nodes) most = std::max({most, f.before.keys, f.after.keys});
-  const double width = static_cast<double>(most) / kLoadBins;
+  double total_before = 0, total_after = 0;
+  for (const NodeFlow& f : s.nodes)
+    total_before += static_cast<double>(f.before.keys), total_after += static_cast<double>(f.after.keys);
+  auto ratio = [](std::uint64_t keys, double total, double target) {
+    return target > 0 && total > 0 ? static_cast<double>(keys) / total / target : -1.0;  // -1: not in the view
+  };
+  double most = 1e-9;
+  for (const NodeFlow& f : s.nodes)
+    most = std::max({most, ratio(f.before.keys, total_before, f.target_before),
+                     ratio(f.after.keys, total_after, f.target_after)});
+  const double width = most / kLoadBins;
   before.values.assign(kLoadBins, 0.0);
   after.values.assign(kLoadBins, 0.0);
-  auto bin = [&](std::uint64_t keys) {
-    return std::min<std::size_t>(kLoadBins - 1, static_cast<std::size_t>(static_cast<double>(keys) / width));
+  auto add = [&](svg::Series& series, double r) {
+    if (r < 0) return;
+    series.values[std::min<std::size_t>(kLoadBins - 1, static_cast<std::size_t>(r / width))] += 1;
   };
   for (const NodeFlow& f : s.nodes) {
-    before.values[bin(f.before.keys)] += 1;
-    after.values[bin(f.after.keys)] += 1;
+    add(before, ratio(f.before.keys, total_before, f.target_before));
+    add(after, ratio(f.after.keys, total_after, f.target_after));
   }
-  for (std::size_t b = 0; b < kLoadBins; ++b)
-    load.categories.push_back(fmt::format("{:.0f}", width * static_cast<double>(b)));
-  load.title = fmt::format("Nodes by load ({} nodes; bins of {:.0f})", s.nodes.size(), width);
-  load.x_label = "load from (keys or slots)";
+  for (std::size_t b = 0; b < kLoadBins; ++b) load.categories.push_back(fmt::format("{:.2f}", width * static_cast<double>(b)));
+  load.title = fmt::format("Nodes by load / target share ({} nodes; bins of {:.3f})", s.nodes.size(), width);
+  load.x_label = "load / target share (1 = exactly its share), bin start";
   load.y_label = "nodes";
 }
 
@@ -226,21 +258,25 @@ std::string plan_svg(const PlanSummary& s) {
   svg::BarPanel flows;
   flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
   flows.x_label = "node";
-  flows.y_label = s.replicas == 1 ? "keys" : "replica slots";
+  flows.y_label = s.replicas == 1 ? "keys moved (count)" : "replica slots moved (count)";
   svg::Series in{"in", {}}, out{"out", {}};
   svg::BarPanel load;
   load.title = "Load per node";
   load.x_label = "node";
-  load.y_label = flows.y_label;
+  load.y_label = s.replicas == 1 ? "keys owned (count)" : "replica slots held (count)";
   svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
   std::vector<const NodeFlow*> shown;
   for (const NodeFlow& f : s.nodes) shown.push_back(&f);
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const NodeFlow* a, const NodeFlow* b) { return natural_less(a->id, b->id); });
   const bool many = s.nodes.size() > kMaxNodeBars;
   if (many) {
     std::stable_sort(shown.begin(), shown.end(), [](const NodeFlow* a, const NodeFlow* b) {
       return a->in.keys + a->out.keys > b->in.keys + b->out.keys;
     });
     shown.resize(kMaxNodeBars);
+    std::stable_sort(shown.begin(), shown.end(),
+                     [](const NodeFlow* a, const NodeFlow* b) { return natural_less(a->id, b->id); });
     flows.title += fmt::format(" (the {} nodes with the most moves, of {})", kMaxNodeBars,
                                s.nodes.size());
     load_distribution(s, load, before, after);

@@ -291,6 +291,8 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;
   s.nodes = flows_;
+  for (std::uint32_t n = 0; n < from_->size(); ++n) s.nodes[from_union_[n]].target_before = from_->share(n);
+  for (std::uint32_t n = 0; n < to_->size(); ++n) s.nodes[to_union_[n]].target_after = to_->share(n);
   return s;
 }
 
