@@ -219,12 +219,18 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
       const bool moved = it != rounds.end() && it->second <= job.through_round;
       const ClusterView& view = moved ? to : from;
       const Placement& p = moved ? pb : pa;
-      want.clear();
+      // Expected: B's holders once the key's round ran, else A's. A key whose copies have
+      // begun in an earlier round but whose switch has not come still serves from A's R
+      // holders (a placement file has R columns; the copies are in transitions.csv).
+      auto expected = [&](std::vector<std::string_view>& ids) {
+        ids.clear();
+        for (std::uint32_t k = 0; k < r; ++k)
+          if (const std::uint32_t n = p.node(i, k); n != kNoNode) ids.push_back(view.node(n).id);
+      };
+      expected(want);
       have.clear();
-      for (std::uint32_t k = 0; k < r; ++k) {
-        if (const std::uint32_t n = p.node(i, k); n != kNoNode) want.push_back(view.node(n).id);
+      for (std::uint32_t k = 0; k < r; ++k)
         if (const std::uint32_t n = now.node(i, k); n != kNoNode) have.push_back(current.view().node(n).id);
-      }
       ++out.keys;
       out.expected_moved += moved;
       const std::vector<std::string_view> have_ranked = have;
@@ -233,10 +239,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
       if (want == have) continue;
       ++out.misplaced;
       if (!misplaced) continue;
-      // Expected in rank order again, for the row.
-      want.clear();
-      for (std::uint32_t k = 0; k < r; ++k)
-        if (const std::uint32_t n = p.node(i, k); n != kNoNode) want.push_back(view.node(n).id);
+      expected(want);  // rank order again (then the early copies), for the row
       csv::append_field(rows, key);
       for (const std::vector<std::string_view>* side :
            std::initializer_list<const std::vector<std::string_view>*>{&want, &have_ranked})
