@@ -80,7 +80,7 @@ std::set<std::string> set_of(const std::vector<std::string>& v) { return {v.begi
 std::map<std::string, std::uint64_t> key_rounds(const std::string& transitions) {
   std::map<std::string, std::uint64_t> out;
   auto rows = test::parse_csv_file(transitions);
-  for (std::size_t i = 1; i < rows.size(); ++i) out[rows[i][1]] = std::max(out[rows[i][1]], std::stoull(rows[i][0]));
+  for (std::size_t i = 1; i < rows.size(); ++i) out[rows[i][1]] = std::max<std::uint64_t>(out[rows[i][1]], std::stoull(rows[i][0]));
   return out;
 }
 
