@@ -134,7 +134,8 @@ TEST_CASE("check --plan --through-round after executing rounds 1..r; perturbed k
             std::set<std::string> a_and_b = set_of(in_a.at(k));
             for (auto& id : in_b.at(k)) a_and_b.insert(id);
             const auto have = set_of(now.at(k));
-            CHECK(std::includes(have.begin(), have.end(), set_of(in_a.at(k)).begin(), set_of(in_a.at(k)).end()));
+            const auto a_set = set_of(in_a.at(k));
+            CHECK(std::includes(have.begin(), have.end(), a_set.begin(), a_set.end()));
             CHECK(std::includes(a_and_b.begin(), a_and_b.end(), have.begin(), have.end()));
           }
         }
