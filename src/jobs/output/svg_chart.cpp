@@ -66,9 +66,8 @@ std::string grouped(double v, int decimals) {
 }
 
 std::string value_text(double v) {
-  if (std::abs(v) >= 1 && std::abs(v) < 1e15)
-    return grouped(v, v == std::round(v) ? 0 : std::abs(v) >= 100 ? 0 : 2);
-  return fmt::format("{:.3g}", v);
+  if (std::abs(v) >= 1000 && std::abs(v) < 1e15) return grouped(v, 0);
+  return fmt::format("{:.4g}", v);
 }
 
 struct Geometry {
