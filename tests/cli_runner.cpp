@@ -117,7 +117,7 @@ SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
   if (write(pipe_fds[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())) {
     for (int i = 0; i < 600 && !run.mid_way; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      run.mid_way = std::filesystem::exists(out) && names(out).size() == 2;
+      run.mid_way = std::filesystem::exists(out) && names(out).size() == 4;  // moves, summary, from.json, to.json
     }
   }
   kill(pid, sig);

@@ -190,7 +190,7 @@ TEST_CASE("outputs: a plan that fails to publish one file publishes none", "[cli
   CHECK(is_char_device(full));
   CHECK(read_file(out + "/moves.csv") == moves);
   CHECK(read_file(out + "/summary.json") == summary);
-  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
 }
 
 TEST_CASE("outputs: sample writes its three files or none", "[cli][outputs]") {
@@ -212,7 +212,7 @@ TEST_CASE("outputs: temp files of a dead run are removed, a live run's kept", "[
   f.dir.write("plan/" + dead, "stale");
   f.dir.write("plan/" + live, "in progress");
   REQUIRE(run_hrw(f.plan(out)).exit_code == 0);
-  CHECK(names(out) == std::vector<std::string>{live, "moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{live, "from.json", "moves.csv", "summary.json", "to.json"});
 }
 
 
@@ -233,7 +233,7 @@ TEST_CASE("outputs: a signal ignored at start (nohup) stays ignored", "[cli][out
   const auto run = hrw::test::signal_plan_mid_run(f.view, f.view2, out, SIGHUP, true);
   CHECK(run.mid_way);
   CHECK(run.exit_code == 0);
-  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
 }
 
 TEST_CASE("the library installs no signal handler", "[outputs]") {
