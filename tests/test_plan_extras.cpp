@@ -31,7 +31,7 @@ std::string sized_keys(const test::TempDir& dir, int n) {
 
 }  // namespace
 
-TEST_CASE("--node-bandwidth: each round lasts its busiest node's bytes / bandwidth, from moves.csv",
+TEST_CASE("plan --node-bandwidth: each round lasts its busiest node's bytes / bandwidth, from moves.csv",
           "[plan][time]") {
   test::TempDir dir;
   const std::string a = dir.write("a.json", cluster_json(flat(0, 6, 1)));
@@ -78,7 +78,7 @@ TEST_CASE("--node-bandwidth: each round lasts its busiest node's bytes / bandwid
   CHECK(res.exit_code == 2);
 }
 
-TEST_CASE("--cap-by keys,bytes: every step within both caps", "[plan][staged]") {
+TEST_CASE("plan --cap-by keys,bytes: every step within both caps", "[plan][staged]") {
   test::TempDir dir;
   const std::string a = dir.write("a.json", cluster_json(flat(0, 6, 1)));
   const std::string b = dir.write("b.json", cluster_json(flat(0, 8, 2)));
