@@ -138,7 +138,7 @@ SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
     for (int i = 0; i < 600 && !run.mid_way; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       const std::string build = plan_build_dir(out);
-      run.mid_way = !build.empty() && names(build).size() == 2;
+      run.mid_way = !build.empty() && names(build).size() == 4;  // moves, summary, from.json, to.json
     }
   }
   kill(pid, sig);

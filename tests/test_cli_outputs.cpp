@@ -190,7 +190,7 @@ TEST_CASE("outputs: a plan that fails to publish one file publishes none", "[cli
   CHECK(is_char_device(full));
   CHECK(read_file(out + "/moves.csv") == moves);
   CHECK(read_file(out + "/summary.json") == summary);
-  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
 }
 
 TEST_CASE("outputs: sample writes its three files or none", "[cli][outputs]") {
@@ -216,7 +216,7 @@ TEST_CASE("outputs: temp files of a dead run are removed, a live run's kept", "[
   f.dir.write(dead + "/steps/01/moves.csv", "stale");
   fs::create_directory(f.dir.file(live));
   REQUIRE(run_hrw(f.plan(out)).exit_code == 0);
-  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
   CHECK(!fs::exists(f.dir.file(dead)));
   CHECK(fs::exists(f.dir.file(live)));
   // A single output file's temp files beside it, as before.
@@ -247,7 +247,7 @@ TEST_CASE("outputs: a signal ignored at start (nohup) stays ignored", "[cli][out
   const auto run = hrw::test::signal_plan_mid_run(f.view, f.view2, out, SIGHUP, true);
   CHECK(run.mid_way);
   CHECK(run.exit_code == 0);
-  CHECK(names(out) == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(out) == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
   CHECK(hrw::test::plan_build_dir(out).empty());
 }
 

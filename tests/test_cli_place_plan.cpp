@@ -166,7 +166,7 @@ TEST_CASE("hrw sample feeds the README's plan", "[cli][plan]") {
   CHECK(s["keys"] == 2000);
   CHECK(s["nodes"].size() == 11);
   CHECK(s["ideal_fraction"].get<double>() == Approx(1.0 / 11));
-  CHECK(names(work + "/plan") == std::vector<std::string>{"moves.csv", "summary.json"});
+  CHECK(names(work + "/plan") == std::vector<std::string>{"from.json", "moves.csv", "summary.json", "to.json"});
 }
 
 TEST_CASE("bad inputs: exit 2 and one line naming the file (and line)", "[cli][errors]") {

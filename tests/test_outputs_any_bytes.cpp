@@ -78,7 +78,7 @@ TEST_CASE("place, plan and select outputs are well-formed for random key and id 
     const auto rows = hrw::test::parse_csv_file(dir.file("o.csv"));
     REQUIRE(rows.size() == keys.size() + 1);
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      REQUIRE(rows[i + 1].size() == 2);
+      REQUIRE(rows[i + 1].size() >= 2);  // then bytes/requests when the keys have them
       CHECK(rows[i + 1][0] == keys[i]);
       CHECK(rows[i + 1][1] == view.node(hrw::reference::owner(view, keys[i])).id);
     }

@@ -74,7 +74,7 @@ TEST_CASE("hrw plan --svg: 24 flow bars and a load distribution at 300 nodes, <=
   REQUIRE(std::regex_search(svg, m, std::regex(R"re(<svg [^>]*width="([\d.]+)")re")));
   CHECK(std::stod(m[1].str()) <= 2000);
   CHECK_THAT(svg, Contains("the 24 nodes with the most moves, of 310"));
-  CHECK_THAT(svg, Contains("Nodes by load (310 nodes"));
+  CHECK_THAT(svg, Contains("Nodes by load / target share (310 nodes"));
   // The new nodes (node-0300..node-0309) receive the most keys: they are among the bars.
   CHECK_THAT(svg, Contains(">node-0305<"));
   const auto panel = svg.find("Nodes by load");

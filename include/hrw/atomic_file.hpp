@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -36,7 +37,7 @@ class AtomicFile {
   void commit();
 
  private:
-  friend void commit_all(std::initializer_list<AtomicFile*> files);
+  friend void commit_all(std::span<AtomicFile* const> files);
   void flush_buffer();
   void start_writeback();
   void close_checked();
@@ -55,7 +56,10 @@ class AtomicFile {
 // rename fails the files already renamed are put back (the previous versions restored), so
 // the folder holds either all the new outputs or all the old ones. Streamed outputs cannot
 // be taken back: they are flushed first, before any rename.
-void commit_all(std::initializer_list<AtomicFile*> files);
+void commit_all(std::span<AtomicFile* const> files);
+inline void commit_all(std::initializer_list<AtomicFile*> files) {
+  commit_all(std::span<AtomicFile* const>(files.begin(), files.size()));
+}
 
 // Creates `dir` and its parents if missing; InputError naming it when that fails (e.g. a
 // path under a regular file).

@@ -2,8 +2,10 @@
 // writes. Accounting classes (PlaceStats, PlanBuilder) count; these render.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "hrw/cluster_view.hpp"
@@ -16,16 +18,20 @@ namespace hrw {
 
 // ---- hrw place ----
 
-// The CSV rows of `hrw place` (header: key,owner or key,replica_1..replica_R; a partial
-// result leaves its missing replicas empty). Node ids are quoted once, up front.
+// The CSV rows of `hrw place` (header: key,owner or key,replica_1..replica_R, then bytes
+// and requests when the keys have them, so the output is a placement file for
+// --from-placement; a partial result leaves its missing replicas empty). Node ids are
+// quoted once, up front.
 class PlacementCsv {
  public:
-  PlacementCsv(const ClusterView& view, std::uint32_t replicas);
+  PlacementCsv(const ClusterView& view, std::uint32_t replicas, bool with_bytes = false,
+               bool with_requests = false);
   std::string header() const;
   void append_rows(std::string& out, const KeyChunk& chunk, const Placement& placement) const;
 
  private:
   std::uint32_t replicas_;
+  bool with_bytes_, with_requests_;
   std::vector<std::string> ids_;  // CSV-ready
 };
 
@@ -50,6 +56,8 @@ class MoveCsv {
   bool with_bytes_, with_requests_;
 };
 
+// "42.0 s", "3 min 12 s (192 s)", "8 h 48 min (31680 s)": estimated durations.
+std::string duration_text(double seconds);
 // summary.json.
 std::string summary_json(const PlanSummary& summary);
 // The operator's summary on stderr: moved vs ideal, biggest flows, batches.

@@ -1,8 +1,10 @@
 // Migration plans between two versioned views (contract §5). See docs/plan.md for the
 // file formats and the R > 1 accounting.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,13 @@ namespace hrw {
 // the least fraction of keys any placement must move for this change.
 double ideal_fraction(const ClusterView& a, const ClusterView& b);
 
+// The moved fraction rendezvous itself gives in expectation, R = 1, where it is exact: two
+// flat views that hash alike and share every common node's weight (nodes only added or
+// removed). Then a key stays exactly when its best node over A ∪ B is in both, so the
+// fraction is 1 − W(A∩B) / W(A∪B). nullopt otherwise (a reweight, a hierarchy, another
+// seed or hash), where only the ideal, a lower bound, is known.
+std::optional<double> expected_fraction(const ClusterView& a, const ClusterView& b);
+
 // A warning when the views hash differently (seed or hash mode): every key may move.
 std::optional<std::string> incompatibility_warning(const ClusterView& a, const ClusterView& b);
 
@@ -26,12 +35,16 @@ std::optional<std::string> incompatibility_warning(const ClusterView& a, const C
 struct NodeFlow {
   std::string id;
   LoadCounts before, after, in, out, stayed;
+  double target_before = 0, target_after = 0;  // target shares w_i / Σw in A and in B (0: absent)
 };
 
 // Per-node limits that turn a plan's batches into rounds (docs/plan.md, "Rounds").
 struct ScheduleLimits {
   std::optional<std::uint64_t> max_moves_per_node;  // K: moves sent, and received, per round
   std::optional<std::uint64_t> max_bytes_per_node;  // B: bytes sent, and received, per round
+  // Not a limit: bytes per second one node sends or receives, for the time estimate of
+  // each round (its busiest node's max(bytes sent, bytes received) / bandwidth).
+  std::optional<std::uint64_t> node_bandwidth;
   bool any() const { return max_moves_per_node || max_bytes_per_node; }
 };
 
@@ -40,6 +53,10 @@ struct RoundStats {
   std::uint64_t moves = 0, bytes = 0;
   std::uint64_t peak_send = 0, peak_receive = 0;  // most moves one node sends / receives
   std::uint64_t peak_send_bytes = 0, peak_receive_bytes = 0;
+  // With a node bandwidth: max(peak_send_bytes, peak_receive_bytes) / bandwidth.
+  double estimated_seconds(std::uint64_t bandwidth) const {
+    return static_cast<double>(std::max(peak_send_bytes, peak_receive_bytes)) / static_cast<double>(bandwidth);
+  }
 };
 
 struct ScheduleSummary {
@@ -53,6 +70,13 @@ struct ScheduleSummary {
   std::uint64_t byte_bound = 0;
   std::uint64_t oversize_keys = 0;  // moves larger than B, each in a round of its own
   std::vector<RoundStats> per_round;
+  // The rounds one after another at limits.node_bandwidth; nullopt without one.
+  std::optional<double> estimated_seconds() const {
+    if (!limits.node_bandwidth) return std::nullopt;
+    double total = 0;
+    for (const RoundStats& r : per_round) total += r.estimated_seconds(*limits.node_bandwidth);
+    return total;
+  }
 };
 
 struct PlanSummary {
@@ -67,11 +91,17 @@ struct PlanSummary {
   std::uint64_t rows = 0;  // rows of moves.csv
   std::uint64_t batches = 0;
   double ideal_fraction = 0;
+  std::optional<double> expected_fraction;  // R = 1: see hrw::expected_fraction
   bool has_bytes = false;
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order
   std::optional<ScheduleSummary> schedule;  // when limits were given: batches are rounds
   std::string from_placement;  // a plan from CURRENT.csv: its name (from_version unused)
+  // With transitions.csv (docs/plan.md, "Transitions"): the rows of each action.
+  struct TransitionCounts {
+    std::uint64_t copies = 0, switches = 0, retires = 0;
+  };
+  std::optional<TransitionCounts> transitions;
 
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
@@ -99,6 +129,7 @@ struct PlanJob {
   std::string out_dir;
   std::string svg;  // empty: none
   ScheduleLimits limits;  // any(): rounds instead of batches
+  bool transitions = false;  // also DIR/transitions.csv
   ProgressCallback progress;   // may be empty
   StageTimes* times = nullptr;  // benchmarks: filled when not null
 };
@@ -108,11 +139,12 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
 // Counts the plan from `from` to `to` over the keys (no output): what a staged plan's
 // probes measure.
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
-                         const PlaceOptions& place);
+                         const PlaceOptions& place, const ProgressCallback& progress = {});
 
 // ---- staged plans under a movement cap (docs/plan.md, "Staged plans") ----
 
-enum class CapBy { keys, bytes };
+// What a staged plan's steps are capped by: keys, bytes, or both at once.
+enum class CapBy { keys, bytes, keys_and_bytes };
 
 struct StagedPlanJob {
   PlanJob step;               // keys, placement, batches/limits, svg unused; out_dir = DIR
@@ -155,6 +187,7 @@ struct PlacementPlanJob {
   std::string out_dir;
   std::string svg;
   ScheduleLimits limits;
+  bool transitions = false;
   ProgressCallback progress;
 };
 // The moves that bring every key from its current holder(s) to B's: exactly the keys whose
@@ -171,5 +204,37 @@ struct CheckJob {
 // Where the placement differs from B: moved = keys not where B puts them; per node `in` =
 // replicas B puts there that are missing, `out` = replicas held there that B puts elsewhere.
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job);
+
+}  // namespace hrw
+
+namespace hrw {
+
+// ---- progress of a plan being executed (docs/plan.md, "Checking progress") ----
+
+struct ProgressCheckJob {
+  PlacementInput current;
+  PlaceOptions place;            // replicas: the file's
+  std::string plan_dir;          // a plan folder: from.json, to.json, transitions.csv
+  std::uint64_t through_round = 0;  // rounds 1..N executed (0: none)
+  std::string misplaced;         // empty: none; else key,expected,actual rows
+  std::string temp_dir;          // for the duplicate-key check's temporary files
+  ProgressCallback progress;
+};
+
+struct ProgressCheck {
+  std::string placement;         // CURRENT's name
+  std::string plan_dir;
+  std::int64_t from_version = 0, to_version = 0;
+  std::uint32_t replicas = 1;
+  std::uint64_t through_round = 0;
+  std::uint64_t keys = 0;        // keys of CURRENT
+  std::uint64_t expected_moved = 0;  // of those, keys expected where B puts them
+  std::uint64_t misplaced = 0;   // keys not where expected
+};
+
+// The expected placement after rounds 1..N of the plan in plan_dir: B's (to.json) for the
+// keys whose round (transitions.csv) is at most N, A's (from.json) for the others; each
+// key of CURRENT compared with it as a set of holders. Writes `misplaced` all or nothing.
+ProgressCheck check_plan_progress(const ProgressCheckJob& job);
 
 }  // namespace hrw

@@ -275,7 +275,7 @@ void AtomicFile::close_checked() {
 
 void AtomicFile::commit() { commit_all({this}); }
 
-void commit_all(std::initializer_list<AtomicFile*> files) {
+void commit_all(std::span<AtomicFile* const> files) {
   // Every write error first, while the temp files can still be cleaned up...
   for (AtomicFile* f : files)
     if (!f->committed_) f->close_checked();

@@ -1,12 +1,16 @@
 // hrw check: is every key where the target view puts it? Exit 0 when all are, 3 when some
 // are not (2 bad input, 1 internal), so a migration script can loop plan → execute → check.
+// With --plan DIR --through-round N: is every key where the plan puts it after rounds 1..N?
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/output_paths.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/process.hpp"
@@ -16,42 +20,142 @@ namespace hrw::cli {
 
 namespace {
 
+// Far beyond any plan's rounds or steps.
+constexpr std::uint64_t kMaxRound = 1'000'000'000'000;
+
 struct CheckArgs {
-  std::string cluster, placement, distinct;
+  std::string cluster, placement, distinct, plan, misplaced, format = "table";
+  std::optional<std::string> hierarchy;
   std::optional<std::uint32_t> replicas;
-  bool partial = false;
+  std::optional<std::uint64_t> through_round, through_step;
+  bool partial = false, quiet = false;
   unsigned threads = 0;
 };
 
-// Keys (and bytes) not where the view puts them, then per node the replicas missing there
-// and the replicas there that belong elsewhere. Node ids are bytes from the input: they are
-// shown by the one quoting rule of messages (quote_for_message), so an id holding a newline
-// or a control byte cannot forge a row; the path is shown as given, control bytes escaped.
-std::string report(const PlanSummary& s) {
+// A row per node with something missing or extra, up to kMaxNodeRows; beyond, the nodes
+// with the most and the fewest misplaced replicas and how many nodes have how many (as
+// place does): 10,000 rows on a terminal are read by nobody. Node ids are bytes from the
+// input: they are shown by the one quoting rule of messages (quote_for_message), so an id
+// holding a newline or a control byte cannot forge a row.
+std::string node_table(const PlanSummary& s) {
   const char* unit = s.replicas == 1 ? "keys" : "replicas";
+  std::vector<const NodeFlow*> rows;
+  for (const NodeFlow& f : s.nodes)
+    if (f.in.keys || f.out.keys) rows.push_back(&f);
+  if (rows.empty()) return "";
+  constexpr std::size_t kMaxNodeRows = 40, kEnds = 10;
+  const std::size_t n = rows.size();
+  auto off = [](const NodeFlow* f) { return f->in.keys + f->out.keys; };
+  std::string distribution;
+  if (n > kMaxNodeRows) {
+    std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return off(a) > off(b); });
+    // Quartiles of missing + extra over the nodes listed.
+    auto at = [&](double q) { return off(rows[static_cast<std::size_t>(q * static_cast<double>(n - 1))]); };
+    distribution = fmt::format("{} nodes with {} missing or extra: max {}, 75% {}, median {}, 25% {}, min {}\n",
+                               n, unit, at(0), at(0.25), at(0.5), at(0.75), at(1));
+    rows.erase(rows.begin() + kEnds, rows.end() - kEnds);
+  }
+  std::vector<std::string> ids;
+  for (auto* f : rows) ids.push_back(quote_for_message(f->id));
+  std::size_t width = 4;
+  for (const std::string& id : ids) width = std::max(width, id.size());
+  std::string out = distribution;
+  out += fmt::format("{:<{}}  {:>16}  {:>16}", "node", width, fmt::format("{} missing", unit),
+                     fmt::format("{} extra", unit));
+  out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", "bytes missing", "bytes extra") : "\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!distribution.empty() && i == kEnds)
+      out += fmt::format("... {} more nodes (above: the {} with the most misplaced; below: the {} with the fewest)\n",
+                         n - 2 * kEnds, kEnds, kEnds);
+    const NodeFlow& f = *rows[i];
+    out += fmt::format("{:<{}}  {:>16}  {:>16}", ids[i], width, f.in.keys, f.out.keys);
+    out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", f.in.bytes, f.out.bytes) : "\n";
+  }
+  return out;
+}
+
+// Keys (and bytes) not where the view puts them, then the nodes.
+std::string report(const PlanSummary& s) {
   std::string out = fmt::format("check {} against v{}: {} keys, {} not where v{} puts them ({:.3f}%)",
                                 one_line(s.from_placement), s.to_version, s.read.keys, s.moved.keys,
                                 s.to_version, s.moved_fraction() * 100);
   if (s.has_bytes) out += fmt::format(", {} of {} bytes", s.moved.bytes, s.read.bytes);
-  out += "\n";
-  std::vector<std::string> ids;
-  for (const NodeFlow& f : s.nodes) ids.push_back(quote_for_message(f.id));
-  std::size_t width = 4;
-  for (const std::string& id : ids) width = std::max(width, id.size());
-  bool header = false;
-  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-    const NodeFlow& f = s.nodes[n];
-    if (f.in.keys == 0 && f.out.keys == 0) continue;
-    if (!header) {
-      out += fmt::format("{:<{}}  {:>16}  {:>16}", "node", width, fmt::format("{} missing", unit),
-                         fmt::format("{} extra", unit));
-      out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", "bytes missing", "bytes extra") : "\n";
-      header = true;
-    }
-    out += fmt::format("{:<{}}  {:>16}  {:>16}", ids[n], width, f.in.keys, f.out.keys);
-    out += s.has_bytes ? fmt::format("  {:>14}  {:>14}\n", f.in.bytes, f.out.bytes) : "\n";
+  return out + "\n" + node_table(s);
+}
+
+std::string report_json(const PlanSummary& s) {
+  nlohmann::ordered_json out;
+  out["placement"] = s.from_placement;
+  out["to_version"] = s.to_version;
+  out["replicas"] = s.replicas;
+  out["keys"] = s.read.keys;
+  out["misplaced"] = s.moved.keys;
+  out["misplaced_fraction"] = s.moved_fraction();
+  if (s.has_bytes) out["bytes"] = s.read.bytes, out["misplaced_bytes"] = s.moved.bytes;
+  auto& nodes = out["nodes"] = nlohmann::ordered_json::array();
+  for (const NodeFlow& f : s.nodes) {
+    nlohmann::ordered_json row;
+    row["id"] = f.id;
+    row["missing"] = f.in.keys;
+    row["extra"] = f.out.keys;
+    if (s.has_bytes) row["bytes_missing"] = f.in.bytes, row["bytes_extra"] = f.out.bytes;
+    nodes.push_back(std::move(row));
   }
-  return out;
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string progress_report(const ProgressCheck& c, const std::string& step) {
+  return fmt::format(
+      "check {} against plan {}{} (v{} -> v{}) through round {}: {} keys ({} expected where v{} puts them), "
+      "{} not where expected ({:.3f}%)\n",
+      one_line(c.placement), one_line(c.plan_dir), step, c.from_version, c.to_version, c.through_round, c.keys, c.expected_moved,
+      c.to_version, c.misplaced, c.keys ? 100.0 * static_cast<double>(c.misplaced) / static_cast<double>(c.keys) : 0.0);
+}
+
+std::string progress_json(const ProgressCheck& c) {
+  nlohmann::ordered_json out;
+  out["placement"] = c.placement;
+  out["plan"] = c.plan_dir;
+  out["from_version"] = c.from_version;
+  out["to_version"] = c.to_version;
+  out["replicas"] = c.replicas;
+  out["through_round"] = c.through_round;
+  out["keys"] = c.keys;
+  out["expected_moved"] = c.expected_moved;
+  out["misplaced"] = c.misplaced;
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+int check_progress(const CheckArgs& a, ProgressLine& progress) {
+  if (!a.cluster.empty()) throw InputError("check: give either --cluster or --plan, not both");
+  if (!a.through_round && !a.through_step)
+    throw InputError("--plan: give --through-round N (or --through-step S for a staged plan)");
+  ProgressCheckJob job;
+  job.plan_dir = a.plan;
+  std::string step;
+  const bool staged = std::filesystem::is_directory(a.plan + "/steps");
+  if (a.through_step) {
+    if (!staged) throw InputError(fmt::format("--through-step: {} is not a staged plan (no steps folder)", a.plan));
+    job.plan_dir = fmt::format("{}/steps/{:02}", a.plan, *a.through_step);
+    if (!std::filesystem::is_directory(job.plan_dir))
+      throw InputError(fmt::format("--through-step: {} has no step {}", a.plan, *a.through_step));
+    step = fmt::format(" step {}", *a.through_step);
+  } else if (staged) {
+    throw InputError(fmt::format("--plan: {} is a staged plan: give --through-step S", a.plan));
+  }
+  // A step given alone is executed whole.
+  job.through_round = a.through_round.value_or(kMaxRound);
+  job.current.path = a.placement;
+  job.current.replicas = a.replicas;
+  job.place.distinct_label = a.distinct;
+  job.place.allow_partial = a.partial;
+  job.place.threads = a.threads;
+  job.misplaced = a.misplaced;
+  job.progress = progress.callback();
+  const ProgressCheck c = check_plan_progress(job);
+  progress.finish();
+  if (!a.quiet) fmt::print("{}", a.format == "json" ? progress_json(c) : progress_report(c, step));
+  return c.misplaced == 0 ? 0 : 3;
 }
 
 }  // namespace
@@ -59,20 +163,51 @@ std::string report(const PlanSummary& s) {
 Runner add_check(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* sub = app.add_subcommand(
-      "check", "Check a placement against a cluster view: exit 0 when every key is where the view "
-               "puts it, 3 when some are not");
-  sub->add_option("--cluster", args->cluster, "Target cluster view (JSON)")->required();
+      "check", "Check a placement against a cluster view, or against a plan after some of its rounds: "
+               "exit 0 when every key is where it should be, 3 when some are not");
+  sub->add_option("--cluster", args->cluster, "Target cluster view (JSON)");
+  sub->add_option("--plan", args->plan,
+                  "Instead of --cluster: a plan folder (made with --transitions); the expected placement "
+                  "is to.json's for the keys of rounds 1..N, from.json's for the others");
+  add_unsigned(*sub, "--through-round", args->through_round, 0, kMaxRound,
+               "With --plan: rounds (batches) 1..N are executed");
+  add_unsigned(*sub, "--through-step", args->through_step, 1, kMaxRound,
+               "With --plan of a staged plan: steps before S are executed, and S's rounds 1..N "
+               "(--through-round; all of them when not given)");
+  sub->add_option("--misplaced", args->misplaced,
+                  "With --plan: write key,expected,actual (R > 1: expected_1..R,actual_1..R) for every key "
+                  "not where it should be");
   sub->add_option("--placement", args->placement,
                   "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests), "
                   "or - for stdin")
       ->required();
   add_unsigned(*sub, "--replicas", args->replicas, 1, UINT32_MAX, "Replica count R (default: the placement's)");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
+  sub->add_option("--hierarchy", args->hierarchy,
+                  "Comma-separated hierarchy labels, top level first (overrides the cluster file's)");
   sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
-  add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Worker threads, 0: all cores");
-  return [args]() -> int {
+  add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Worker threads (0: all cores)");
+  sub->add_option("--format", args->format, "Report format: table (default) or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  sub->add_flag("--quiet", args->quiet, "No report on stdout: the exit code tells");
+  return [args, sub]() -> int {
     const ThreadLimit limit(args->threads);
-    const ClusterView view(load_cluster_file(args->cluster));
+    if (!args->misplaced.empty())
+      check_outputs({{"--misplaced", args->misplaced}},
+                    {{"--placement", args->placement}, {"--cluster", args->cluster}});
+    ProgressLine progress;
+    if (!args->plan.empty()) {
+      if (args->hierarchy) throw InputError("--hierarchy: with --plan the views are the plan's own");
+      return check_progress(*args, progress);
+    }
+    if (args->cluster.empty()) throw InputError("check: give --cluster FILE or --plan DIR");
+    for (auto [name, given] : {std::pair{"--through-round", args->through_round.has_value()},
+                               std::pair{"--through-step", args->through_step.has_value()},
+                               std::pair{"--misplaced", !args->misplaced.empty()}})
+      if (given) throw InputError(fmt::format("{} goes with --plan", name));
+    ClusterSpec spec = load_cluster_file(args->cluster);
+    if (args->hierarchy) apply_hierarchy_list(spec, *args->hierarchy);
+    const ClusterView view(std::move(spec));
     CheckJob job;
     job.current.path = args->placement;
     job.current.replicas = args->replicas;
@@ -86,11 +221,10 @@ Runner add_check(CLI::App& app) {
       job.current.replicas = job.place.replicas;
     }
     if (auto warning = distinct_warning(view, job.place)) eprint("hrw: warning: {}\n", *warning);
-    ProgressLine progress;
     job.progress = progress.callback();
     const PlanSummary s = check_placement(view, job);
     progress.finish();
-    fmt::print("{}", report(s));
+    if (!args->quiet) fmt::print("{}", args->format == "json" ? report_json(s) : report(s));
     return s.moved.keys == 0 ? 0 : 3;
   };
 }

@@ -38,6 +38,7 @@ struct PlanArgs {
   ScheduleLimits limits;
   std::optional<double> max_moved_fraction;
   std::string cap_by = "keys";
+  bool transitions = false;
   bool kernel_only = false;
   bool stage_times = false;
   std::optional<std::string> hierarchy;  // overrides both views' (contract §6)
@@ -101,6 +102,7 @@ int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   job.out_dir = a.out_dir;
   job.svg = a.svg;
   job.limits = a.limits;
+  job.transitions = a.transitions;
   ProgressLine progress;
   if (!a.bulk.quiet) job.progress = progress.callback();
   const PlanSummary summary = run_plan_from_placement(to, job);
@@ -141,8 +143,15 @@ Runner add_plan(CLI::App& app) {
   auto* fraction = add_real(*sub, "--max-moved-fraction", args->max_moved_fraction, {0, 1, true},
            "Staged plan: steps DIR/steps/NN/ (view.json, moves.csv, summary.json), each moving "
            "at most F (0 < F <= 1) of the keys or bytes, measured on the keys");
-  auto* cap_by = sub->add_option("--cap-by", args->cap_by, "What --max-moved-fraction caps: keys (default) or bytes")
-      ->check(CLI::IsMember({"keys", "bytes"}));
+  add_unsigned(*sub, "--node-bandwidth", args->limits.node_bandwidth, 1, 1'000'000'000'000'000,
+               "Bytes per second one node sends or receives: estimates each round's time (its busiest "
+               "node's bytes / bandwidth) into summary.json and stderr; needs rounds and a bytes column");
+  auto* cap_by = sub->add_option("--cap-by", args->cap_by,
+                                 "What --max-moved-fraction caps: keys (default), bytes, or keys,bytes (both)")
+      ->check(CLI::IsMember({"keys", "bytes", "keys,bytes"}));
+  sub->add_flag("--transitions", args->transitions,
+                "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
+                "retire in execution order");
   auto* kernel = sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
   auto* stage_times = sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
       ->group("");
@@ -157,9 +166,14 @@ Runner add_plan(CLI::App& app) {
       ->excludes(stage_times);
   stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
+    if (args->limits.node_bandwidth && !args->limits.any())
+      throw InputError("--node-bandwidth: estimates rounds: give --max-moves-per-node or --max-bytes-per-node");
     std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
                                         {"--out", args->out_dir + "/moves.csv"},
-                                        {"--out", args->out_dir + "/summary.json"}};
+                                        {"--out", args->out_dir + "/summary.json"},
+                                        {"--out", args->out_dir + "/from.json"},
+                                        {"--out", args->out_dir + "/to.json"}};
+    if (args->transitions) outputs.push_back({"--out", args->out_dir + "/transitions.csv"});
     if (sub->count("--svg")) outputs.push_back({"--svg", args->svg});
     check_outputs(outputs, {{"--from", args->from},
                             {"--to", args->to},
@@ -193,6 +207,7 @@ Runner add_plan(CLI::App& app) {
     job.out_dir = args->out_dir;
     job.svg = args->svg;
     job.limits = args->limits;
+    job.transitions = args->transitions;
     ProgressLine progress;
     if (!args->bulk.quiet) job.progress = progress.callback();
     if (args->max_moved_fraction) {
@@ -200,7 +215,9 @@ Runner add_plan(CLI::App& app) {
       StagedPlanJob staged;
       staged.step = job;
       staged.max_moved_fraction = *args->max_moved_fraction;
-      staged.cap_by = args->cap_by == "bytes" ? CapBy::bytes : CapBy::keys;
+      staged.cap_by = args->cap_by == "bytes"        ? CapBy::bytes
+                      : args->cap_by == "keys,bytes" ? CapBy::keys_and_bytes
+                                                     : CapBy::keys;
       const StagedPlan plan = run_staged_plan(from, to, staged);
       progress.finish();
       if (!args->bulk.quiet) eprint("{}", staged_summary_text(plan));

@@ -26,7 +26,7 @@ void ProgressLine::update(const ProgressReport& r) {
     fraction = std::min(1.0, static_cast<double>(r.bytes_consumed) / static_cast<double>(*r.total_bytes));
   // \r and clear-to-end-of-line: redraw in place.
   // fputs, not fmt::print: an unwritable stderr must not throw out of a destructor.
-  std::fputs(fmt::format("\r{}\x1b[K", progress_text(r.keys, seconds, fraction)).c_str(), stderr);
+  std::fputs(fmt::format("\r{}\x1b[K", progress_text(r.keys, seconds, fraction, r.phase)).c_str(), stderr);
   std::fflush(stderr);
   drawn_ = true;
 }

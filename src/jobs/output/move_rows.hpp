@@ -3,7 +3,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "hrw/key_source.hpp"
 #include "hrw/output.hpp"
@@ -30,5 +34,42 @@ class BatchedMoveRows : public MoveSink {
   std::string* out_;
   std::uint64_t rows_ = 0;
 };
+
+// transitions.csv rows (docs/plan.md, "Transitions"): `batch,key,action,node,source`.
+// Per key its copies, then its switch (the owner changes), then its retires (nodes of A's
+// set not in B's); per batch all copies, then all switches, then all retires. Copies come
+// in batch order (copy()); a key's switch and retires join the batch of its last copy, or,
+// for a key without copies, the batch of the last copy written so far (1 when none).
+class TransitionRows {
+ public:
+  explicit TransitionRows(const std::vector<std::string>& ids);  // PlanBuilder::ids()
+  static std::string header() { return "batch,key,action,node,source\n"; }
+  // A copy row: `node` receives the key from `source`. key_index: its input position.
+  void copy(std::string& out, std::uint64_t batch, std::uint64_t key_index, std::string_view key,
+            std::uint32_t node, std::uint32_t source);
+  // A key whose holders change. `copies_to_come`: its copy rows not yet given to copy()
+  // (0 when they were); its switch and retires wait for them.
+  void key_changed(std::uint64_t key_index, std::string_view key, std::span<const std::uint32_t> from,
+                   std::span<const std::uint32_t> to, std::uint64_t copies_to_come);
+  // The last batch's switches and retires; std::logic_error when a key still waits.
+  void finish(std::string& out);
+  PlanSummary::TransitionCounts counts() const { return counts_; }
+
+ private:
+  struct Waiting {
+    std::uint64_t copies;
+    std::string key;
+    std::vector<std::uint32_t> from, to;
+  };
+  void release(std::string_view key, std::span<const std::uint32_t> from, std::span<const std::uint32_t> to);
+  void flush(std::string& out);
+
+  std::vector<std::string> ids_;  // CSV-ready
+  std::uint64_t batch_ = 0;      // of the last copy written; 0: none yet
+  std::string switches_, retires_;  // the current batch's rows, written after its copies
+  std::unordered_map<std::uint64_t, Waiting> waiting_;
+  PlanSummary::TransitionCounts counts_;
+};
+
 
 }  // namespace hrw

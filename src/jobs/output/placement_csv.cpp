@@ -5,14 +5,17 @@
 
 namespace hrw {
 
-PlacementCsv::PlacementCsv(const ClusterView& view, std::uint32_t replicas) : replicas_(replicas) {
+PlacementCsv::PlacementCsv(const ClusterView& view, std::uint32_t replicas, bool with_bytes, bool with_requests)
+    : replicas_(replicas), with_bytes_(with_bytes), with_requests_(with_requests) {
   for (auto& node : view.nodes()) ids_.push_back(csv::quoted(node.id));
 }
 
 std::string PlacementCsv::header() const {
-  if (replicas_ == 1) return "key,owner\n";
   std::string h = "key";
-  for (std::uint32_t r = 1; r <= replicas_; ++r) h += fmt::format(",replica_{}", r);
+  if (replicas_ == 1) h += ",owner";
+  for (std::uint32_t r = 1; replicas_ > 1 && r <= replicas_; ++r) h += fmt::format(",replica_{}", r);
+  if (with_bytes_) h += ",bytes";
+  if (with_requests_) h += ",requests";
   return h + "\n";
 }
 
@@ -25,6 +28,8 @@ void PlacementCsv::append_rows(std::string& out, const KeyChunk& chunk,
       const std::uint32_t n = placement.node(i, r);
       if (n != kNoNode) out.append(ids_[n]);  // partial: empty cell
     }
+    if (with_bytes_) fmt::format_to(std::back_inserter(out), ",{}", chunk.bytes_of(i));
+    if (with_requests_) fmt::format_to(std::back_inserter(out), ",{}", chunk.requests_of(i));
     out.push_back('\n');
   }
 }

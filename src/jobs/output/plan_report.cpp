@@ -41,6 +41,10 @@ ordered_json schedule_json(const ScheduleSummary& s) {
   out["max_moves_per_node"] = or_null(s.limits.max_moves_per_node);
   out["max_bytes_per_node"] = or_null(s.limits.max_bytes_per_node);
   out["oversize_keys"] = s.oversize_keys;
+  if (s.limits.node_bandwidth) {
+    out["node_bandwidth"] = *s.limits.node_bandwidth;
+    out["estimated_seconds"] = *s.estimated_seconds();
+  }
   auto& rounds = out["per_round"] = ordered_json::array();
   for (const RoundStats& r : s.per_round) {
     ordered_json row;
@@ -49,10 +53,11 @@ ordered_json schedule_json(const ScheduleSummary& s) {
     row["bytes"] = r.bytes;
     row["peak_send"] = r.peak_send;
     row["peak_receive"] = r.peak_receive;
-    if (s.limits.max_bytes_per_node) {
+    if (s.limits.max_bytes_per_node || s.limits.node_bandwidth) {
       row["peak_send_bytes"] = r.peak_send_bytes;
       row["peak_receive_bytes"] = r.peak_receive_bytes;
     }
+    if (s.limits.node_bandwidth) row["estimated_seconds"] = r.estimated_seconds(*s.limits.node_bandwidth);
     rounds.push_back(std::move(row));
   }
   return out;
@@ -71,10 +76,21 @@ std::string schedule_text(const PlanSummary& p) {
   if (s.oversize_keys)
     out += fmt::format("  {} key(s) larger than the byte limit, each in a round of its own\n",
                        s.oversize_keys);
+  if (const auto seconds = s.estimated_seconds())
+    out += fmt::format("  estimated time {} at {} bytes/s per node (each round: its busiest node's bytes "
+                       "sent or received / bandwidth)\n",
+                       duration_text(*seconds), *s.limits.node_bandwidth);
   return out;
 }
 
 }  // namespace
+
+std::string duration_text(double seconds) {
+  if (seconds < 60) return fmt::format("{:.1f} s", seconds);
+  const auto total = static_cast<std::uint64_t>(seconds + 0.5);
+  if (total < 3600) return fmt::format("{} min {} s ({:.0f} s)", total / 60, total % 60, seconds);
+  return fmt::format("{} h {} min ({:.0f} s)", total / 3600, total / 60 % 60, seconds);
+}
 
 std::string summary_json(const PlanSummary& s) {
   ordered_json out;
@@ -90,6 +106,7 @@ std::string summary_json(const PlanSummary& s) {
   if (s.replicas == 1) {
     out["moved_fraction"] = s.moved_fraction();
     out["ideal_fraction"] = s.ideal_fraction;
+    if (s.expected_fraction) out["expected_fraction"] = *s.expected_fraction;
   } else {
     // Contract §7: like with like. `moved` above is the keys whose set changed.
     out["owner_changes"] = s.owner_changes.keys;
@@ -106,7 +123,13 @@ std::string summary_json(const PlanSummary& s) {
   out["rows"] = s.rows;
   if (!s.schedule) out["batch_size"] = s.batch_size;
   out["batches"] = s.batches;
-  if (s.schedule) out["schedule"] = schedule_json(*s.schedule);
+  if (s.schedule) {
+    if (const auto seconds = s.schedule->estimated_seconds()) out["estimated_seconds"] = *seconds;
+    out["schedule"] = schedule_json(*s.schedule);
+  }
+  if (s.transitions)
+    out["transitions"] = {{"copy", s.transitions->copies}, {"switch", s.transitions->switches},
+                          {"retire", s.transitions->retires}};
   out["units"] = s.replicas == 1 ? "keys" : "replica slots";
   auto& nodes = out["nodes"] = ordered_json::array();
   for (const NodeFlow& f : s.nodes) {
@@ -139,9 +162,12 @@ std::string replicated_headline(const PlanSummary& s) {
 std::string summary_text(const PlanSummary& s) {
   std::string out =
       s.replicas == 1
-          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}\n", from_name(s),
+          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}{}\n", from_name(s),
                         s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
-                        percent(s.ideal_fraction))
+                        percent(s.ideal_fraction),
+                        s.expected_fraction
+                            ? fmt::format(", expected for rendezvous {}", percent(*s.expected_fraction))
+                            : "")
           : replicated_headline(s) + "\n";
   const char* unit = s.replicas == 1 ? "keys" : "replica slots";
   auto top = [&](const char* title, auto count) {
@@ -171,26 +197,58 @@ namespace {
 constexpr std::size_t kMaxNodeBars = 24;
 constexpr std::size_t kLoadBins = 20;
 
-// Node counts per bin of keys, kLoadBins equal bins over [0, the largest load of either
-// view]: a node a view does not hold counts with 0 keys.
+// "node-2" before "node-10": digit runs compare as numbers, the rest bytewise.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      std::size_t si = i, sj = j;  // leading zeros do not count
+      while (si + 1 < ei && a[si] == '0') ++si;
+      while (sj + 1 < ej && b[sj] == '0') ++sj;
+      if (ei - si != ej - sj) return ei - si < ej - sj;
+      if (const int c = a.compare(si, ei - si, b, sj, ej - sj); c != 0) return c < 0;
+      i = ei, j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i, ++j;
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
+// Node counts per bin of load / target share (1 = exactly its share), kLoadBins equal bins
+// over [0, the largest ratio of either view]: a ratio, so weight classes compare alike.
 void load_distribution(const PlanSummary& s, svg::BarPanel& load, svg::Series& before,
                        svg::Series& after) {
-  std::uint64_t most = 1;
-  for (const NodeFlow& f : s.nodes) most = std::max({most, f.before.keys, f.after.keys});
-  const double width = static_cast<double>(most) / kLoadBins;
+  double total_before = 0, total_after = 0;
+  for (const NodeFlow& f : s.nodes)
+    total_before += static_cast<double>(f.before.keys), total_after += static_cast<double>(f.after.keys);
+  auto ratio = [](std::uint64_t keys, double total, double target) {
+    return target > 0 && total > 0 ? static_cast<double>(keys) / total / target : -1.0;  // -1: not in the view
+  };
+  double most = 1e-9;
+  for (const NodeFlow& f : s.nodes)
+    most = std::max({most, ratio(f.before.keys, total_before, f.target_before),
+                     ratio(f.after.keys, total_after, f.target_after)});
+  const double width = most / kLoadBins;
   before.values.assign(kLoadBins, 0.0);
   after.values.assign(kLoadBins, 0.0);
-  auto bin = [&](std::uint64_t keys) {
-    return std::min<std::size_t>(kLoadBins - 1, static_cast<std::size_t>(static_cast<double>(keys) / width));
+  auto add = [&](svg::Series& series, double r) {
+    if (r < 0) return;
+    series.values[std::min<std::size_t>(kLoadBins - 1, static_cast<std::size_t>(r / width))] += 1;
   };
   for (const NodeFlow& f : s.nodes) {
-    before.values[bin(f.before.keys)] += 1;
-    after.values[bin(f.after.keys)] += 1;
+    add(before, ratio(f.before.keys, total_before, f.target_before));
+    add(after, ratio(f.after.keys, total_after, f.target_after));
   }
-  for (std::size_t b = 0; b < kLoadBins; ++b)
-    load.categories.push_back(fmt::format("{:.0f}", width * static_cast<double>(b)));
-  load.title = fmt::format("Nodes by load ({} nodes; bins of {:.0f})", s.nodes.size(), width);
-  load.x_label = "load from (keys or slots)";
+  for (std::size_t b = 0; b < kLoadBins; ++b) load.categories.push_back(fmt::format("{:.2f}", width * static_cast<double>(b)));
+  load.title = fmt::format("Nodes by load / target share ({} nodes; bins of {:.3f})", s.nodes.size(), width);
+  load.x_label = "load / target share (1 = exactly its share), bin start";
   load.y_label = "nodes";
 }
 
@@ -200,21 +258,25 @@ std::string plan_svg(const PlanSummary& s) {
   svg::BarPanel flows;
   flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
   flows.x_label = "node";
-  flows.y_label = s.replicas == 1 ? "keys" : "replica slots";
+  flows.y_label = s.replicas == 1 ? "keys moved (count)" : "replica slots moved (count)";
   svg::Series in{"in", {}}, out{"out", {}};
   svg::BarPanel load;
   load.title = "Load per node";
   load.x_label = "node";
-  load.y_label = flows.y_label;
+  load.y_label = s.replicas == 1 ? "keys owned (count)" : "replica slots held (count)";
   svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
   std::vector<const NodeFlow*> shown;
   for (const NodeFlow& f : s.nodes) shown.push_back(&f);
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const NodeFlow* a, const NodeFlow* b) { return natural_less(a->id, b->id); });
   const bool many = s.nodes.size() > kMaxNodeBars;
   if (many) {
     std::stable_sort(shown.begin(), shown.end(), [](const NodeFlow* a, const NodeFlow* b) {
       return a->in.keys + a->out.keys > b->in.keys + b->out.keys;
     });
     shown.resize(kMaxNodeBars);
+    std::stable_sort(shown.begin(), shown.end(),
+                     [](const NodeFlow* a, const NodeFlow* b) { return natural_less(a->id, b->id); });
     flows.title += fmt::format(" (the {} nodes with the most moves, of {})", kMaxNodeBars,
                                s.nodes.size());
     load_distribution(s, load, before, after);

@@ -23,9 +23,11 @@ std::string duration(double seconds) {
 
 }  // namespace
 
-std::string progress_text(std::uint64_t keys, double seconds, std::optional<double> fraction_done) {
+std::string progress_text(std::uint64_t keys, double seconds, std::optional<double> fraction_done,
+                          const std::string& phase) {
   const double rate = seconds > 0 ? static_cast<double>(keys) / seconds : 0.0;
-  std::string line = fmt::format("{} keys  {} keys/s", human(static_cast<double>(keys)), human(rate));
+  std::string line = phase.empty() ? "" : phase + "  ";
+  line += fmt::format("{} keys  {} keys/s", human(static_cast<double>(keys)), human(rate));
   if (fraction_done && *fraction_done > 0) {
     const double eta = seconds * (1.0 - *fraction_done) / *fraction_done;
     line += fmt::format("  {:.0f}%  ETA {}", *fraction_done * 100.0, duration(eta));

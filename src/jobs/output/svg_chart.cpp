@@ -55,7 +55,20 @@ int decimals_of(double step) {
   return d;
 }
 
-std::string value_text(double v) { return fmt::format("{:.3g}", v); }
+// 90725 -> "90,725": plain numbers with thousands separators, never 9.07e+04; fractions
+// keep three significant digits (0.0909).
+std::string grouped(double v, int decimals) {
+  std::string digits = fmt::format("{:.{}f}", std::abs(v), decimals);
+  const std::size_t point = digits.find('.');
+  std::size_t end = point == std::string::npos ? digits.size() : point;
+  for (std::size_t at = end; at > 3; at -= 3) digits.insert(at - 3, ",");
+  return (v < 0 ? "-" : "") + digits;
+}
+
+std::string value_text(double v) {
+  if (std::abs(v) >= 1000 && std::abs(v) < 1e15) return grouped(v, 0);
+  return fmt::format("{:.4g}", v);
+}
 
 struct Geometry {
   double group_width = kMinGroupWidth;
@@ -160,8 +173,8 @@ class PanelWriter {
       out_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#e0e0e0\"/>\n",
                           num(kLeft), num(y), num(plot_right_), num(y));
       out_ += fmt::format(
-          "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{:.{}f}</text>\n",
-          num(kLeft - 6), num(y + 4), v, d);
+          "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
+          num(kLeft - 6), num(y + 4), grouped(v, d));
     }
     const double mid = (plot_top_ + plot_bottom_) / 2;
     out_ += fmt::format(

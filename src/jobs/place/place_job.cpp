@@ -20,7 +20,7 @@ PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_byt
   std::optional<AtomicFile> stats_file;
   if (!job.stats.empty()) stats_file.emplace(job.stats);
 
-  const PlacementCsv csv(view, job.place.replicas);
+  const PlacementCsv csv(view, job.place.replicas, has_bytes, has_requests);
   PlaceStats stats(view, job.place.replicas);
   out.write(csv.header());
   PerChunk<std::string> rows;  // formatted in the digest step, written in order

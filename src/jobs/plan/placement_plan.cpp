@@ -3,13 +3,17 @@
 // and the holder ids are collected. The holders then form a view A (their ids, equal
 // weights: only its ids matter) so that pass 2 is an ordinary plan from A to B, read back
 // from the spill: the same accounting, rows, R > 1 copy rules and schedules as run_plan.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "hrw/atomic_file.hpp"
+#include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
@@ -141,6 +145,7 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
   PlanSummary s = plan.finish(current.keys(), current.reader().has_bytes(), current.reader().has_requests());
   s.from_placement = current.reader().name();
   s.ideal_fraction = current.ideal_fraction(to);
+  s.expected_fraction.reset();  // the current holders are not a view rendezvous placed by
   return s;
 }
 
@@ -148,10 +153,13 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
 
 PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job) {
   PlanFolder folder(job.out_dir);
-  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits);
+  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {nullptr, &to, job.transitions});
   CurrentPlacement current(job.current, out.dir(), job.progress);
   if (job.limits.max_bytes_per_node && !current.reader().has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the placement",
+                                 current.reader().name()));
+  if (job.limits.node_bandwidth && !current.reader().has_bytes())
+    throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the placement",
                                  current.reader().name()));
   auto sink_for = [&](const PlanBuilder& plan) {
     return &out.start(plan.ids(), current.reader().has_bytes(), current.reader().has_requests());
@@ -168,6 +176,99 @@ PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
   CurrentPlacement current(job.current, dir, job.progress);
   return plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
                       [](const PlanBuilder&) { return nullptr; }, {});
+}
+
+ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
+  const std::string& dir = job.plan_dir;
+  namespace fs = std::filesystem;
+  if (!fs::exists(dir + "/from.json"))
+    throw InputError(fmt::format("{}: no from.json: not a plan folder of two views (a plan from a placement "
+                                 "file, or made before plan folders held their views)", dir));
+  if (!fs::exists(dir + "/transitions.csv"))
+    throw InputError(fmt::format("{}: no transitions.csv: make the plan with transitions to check it by round", dir));
+  const ClusterView from(load_cluster_file(dir + "/from.json"));
+  const ClusterView to(load_cluster_file(dir + "/to.json"));
+  const std::unordered_map<std::string, std::uint64_t> rounds = io::read_transition_rounds(dir + "/transitions.csv");
+  std::optional<AtomicFile> misplaced;
+  if (!job.misplaced.empty()) misplaced.emplace(job.misplaced);
+
+  const std::string temp = job.temp_dir.empty() ? fs::temp_directory_path().string() : job.temp_dir;
+  CurrentPlacement current(job.current, temp, job.progress);
+  PlaceOptions place = job.place;
+  place.replicas = current.reader().replicas();
+  validate_request(from, place);
+  validate_request(to, place);
+  const BatchPlacer in_a(from, place), in_b(to, place);
+  const std::uint32_t r = place.replicas;
+
+  ProgressCheck out;
+  out.placement = current.reader().name();
+  out.plan_dir = dir;
+  out.from_version = from.version();
+  out.to_version = to.version();
+  out.replicas = r;
+  out.through_round = job.through_round;
+  std::string rows;
+  if (misplaced) {
+    if (r == 1) {
+      rows = "key,expected,actual\n";
+    } else {
+      rows = "key";
+      for (const char* side : {"expected", "actual"})
+        for (std::uint32_t k = 1; k <= r; ++k) rows += fmt::format(",{}_{}", side, k);
+      rows += "\n";
+    }
+  }
+  current.rewind();
+  KeyChunk chunk;
+  Placement now, pa, pb;
+  std::vector<std::string_view> want, have;
+  while (current.next(chunk, now)) {
+    in_a.place(chunk.keys, pa);
+    in_b.place(chunk.keys, pb);
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      const std::string_view key = chunk.keys[i];
+      const auto it = rounds.find(std::string(key));
+      const bool moved = it != rounds.end() && it->second <= job.through_round;
+      const ClusterView& view = moved ? to : from;
+      const Placement& p = moved ? pb : pa;
+      // Expected: B's holders once the key's round ran, else A's. A key whose copies have
+      // begun in an earlier round but whose switch has not come still serves from A's R
+      // holders (a placement file has R columns; the copies are in transitions.csv).
+      auto expected = [&](std::vector<std::string_view>& ids) {
+        ids.clear();
+        for (std::uint32_t k = 0; k < r; ++k)
+          if (const std::uint32_t n = p.node(i, k); n != kNoNode) ids.push_back(view.node(n).id);
+      };
+      expected(want);
+      have.clear();
+      for (std::uint32_t k = 0; k < r; ++k)
+        if (const std::uint32_t n = now.node(i, k); n != kNoNode) have.push_back(current.view().node(n).id);
+      ++out.keys;
+      out.expected_moved += moved;
+      const std::vector<std::string_view> have_ranked = have;
+      std::sort(want.begin(), want.end());
+      std::sort(have.begin(), have.end());
+      if (want == have) continue;
+      ++out.misplaced;
+      if (!misplaced) continue;
+      expected(want);  // rank order again (then the early copies), for the row
+      csv::append_field(rows, key);
+      for (const std::vector<std::string_view>* side :
+           std::initializer_list<const std::vector<std::string_view>*>{&want, &have_ranked})
+        for (std::uint32_t k = 0; k < r; ++k) {
+          rows += ',';
+          if (k < side->size()) csv::append_field(rows, (*side)[k]);
+        }
+      rows += '\n';
+      if (rows.size() >= (std::size_t{1} << 20)) misplaced->write(rows), rows.clear();
+    }
+  }
+  if (misplaced) {
+    misplaced->write(rows);
+    misplaced->commit();
+  }
+  return out;
 }
 
 }  // namespace hrw

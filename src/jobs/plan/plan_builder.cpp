@@ -55,6 +55,22 @@ double ideal_fraction(const ClusterView& a, const ClusterView& b) {
   return total_variation_distance(id_shares(a), id_shares(b));
 }
 
+std::optional<double> expected_fraction(const ClusterView& a, const ClusterView& b) {
+  if (a.seed() != b.seed() || a.hash() != b.hash() || a.hierarchy() || b.hierarchy()) return std::nullopt;
+  // Weights summed in memcmp order of the ids (both views store their nodes so).
+  double both = 0, either = 0;
+  for (const Node& n : a.nodes()) {
+    either += n.weight;
+    if (const auto in_b = b.find(n.id)) {
+      if (b.node(*in_b).weight != n.weight) return std::nullopt;  // reweighted
+      both += n.weight;
+    }
+  }
+  for (const Node& n : b.nodes())
+    if (!a.find(n.id)) either += n.weight;
+  return 1.0 - both / either;
+}
+
 std::optional<std::string> incompatibility_warning(const ClusterView& a, const ClusterView& b) {
   if (a.seed() == b.seed() && a.hash() == b.hash()) return std::nullopt;
   return fmt::format(
@@ -162,7 +178,10 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
     const std::uint32_t b = to_union_[to.owner(i)];
     flows_[a].out.keys += 1;
     flows_[b].in.keys += 1;
-    if (moves) moves->add_move(chunk, i, a, b);
+    if (moves) {
+      moves->add_move(chunk, i, a, b);
+      moves->key_changed(chunk, i, std::span(&a, 1), std::span(&b, 1));
+    }
     ++rows_;
   }
 }
@@ -184,7 +203,10 @@ void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const 
     moved_.add(chunk, i);
     flows_[a].out.add(chunk, i);
     flows_[b].in.add(chunk, i);
-    if (moves) moves->add_move(chunk, i, a, b);
+    if (moves) {
+      moves->add_move(chunk, i, a, b);
+      moves->key_changed(chunk, i, std::span(&a, 1), std::span(&b, 1));
+    }
     ++rows_;
   }
 }
@@ -226,6 +248,7 @@ void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Pla
   }
   (changed ? moved_ : stayed_).add(chunk, i);
   if (set_a_.front() != set_b_.front()) owner_changes_.add(chunk, i);
+  if (moves && (changed || set_a_.front() != set_b_.front())) moves->key_changed(chunk, i, set_a_, set_b_);
 }
 
 PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const {
@@ -265,9 +288,12 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.rows = rows_;
   s.batches = rows_ / batch_size_ + (rows_ % batch_size_ != 0);
   s.ideal_fraction = ideal_fraction(*from_, *to_);
+  if (replicas_ == 1) s.expected_fraction = expected_fraction(*from_, *to_);
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;
   s.nodes = flows_;
+  for (std::uint32_t n = 0; n < from_->size(); ++n) s.nodes[from_union_[n]].target_before = from_->share(n);
+  for (std::uint32_t n = 0; n < to_->size(); ++n) s.nodes[to_union_[n]].target_after = to_->share(n);
   return s;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ class MoveSink {
  public:
   virtual ~MoveSink() = default;
   virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) = 0;
+  // Every key whose holders change (owner or set), after its add_move calls: its holders
+  // in A and in B, rank order, as union indices. What transitions.csv is made of.
+  virtual void key_changed(const KeyChunk& chunk, std::size_t i, std::span<const std::uint32_t> from,
+                           std::span<const std::uint32_t> to) {
+    (void)chunk, (void)i, (void)from, (void)to;
+  }
 };
 
 // The plan's per-chunk state (R = 1, keys only), filled by PlanBuilder::digest on the

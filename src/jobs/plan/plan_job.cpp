@@ -39,17 +39,22 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
 }  // namespace
 
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
-                         const PlaceOptions& place) {
+                         const PlaceOptions& place, const ProgressCallback& progress) {
   KeySource source(keys.path, keys.resolved_format());
   return stream_plan(from, to, source, {place, keys.chunk_keys}, 1,
-                     [](const PlanBuilder&) { return nullptr; }, {});
+                     [](const PlanBuilder&) { return nullptr; },
+                     [&](const ChunkWork& work) {
+                       if (progress)
+                         progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset,
+                                   source.total_bytes()});
+                     });
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   validate_request(from, job.place);
   validate_request(to, job.place);
   PlanFolder folder(job.out_dir);
-  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits);
+  plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
   PlanSummary summary = plan_detail::write_plan(from, to, job, out);
   folder.publish();
   return summary;
@@ -63,6 +68,8 @@ PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& 
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
                                  source.name()));
+  if (job.limits.node_bandwidth && !source.has_bytes())
+    throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", source.name()));
   PlanSummary summary = stream_plan(
       from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
       [&](const PlanBuilder& plan) {

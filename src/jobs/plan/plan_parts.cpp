@@ -156,6 +156,8 @@ PlanSummary parse_summary_json(std::string_view text) {
   s.owner_changes = s.replicas == 1 ? s.moved : LoadCounts{count(in, "owner_changes"), 0, 0};
   const char* ideal = s.replicas == 1 ? "ideal_fraction" : "owner_ideal_fraction";
   if (in.contains(ideal) && in[ideal].is_number()) s.ideal_fraction = in[ideal].get<double>();
+  if (in.contains("expected_fraction") && in["expected_fraction"].is_number())
+    s.expected_fraction = in["expected_fraction"].get<double>();
   for (const json& row : in["nodes"]) {
     if (!row.is_object() || !row.contains("id") || !row["id"].is_string())
       throw InputError("plan summary: every node needs a string \"id\"");

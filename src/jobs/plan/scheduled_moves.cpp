@@ -21,7 +21,8 @@ ScheduledMoves::ScheduledMoves(std::string dir, std::size_t nodes, const Schedul
 void ScheduledMoves::add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from,
                               std::uint32_t to) {
   const std::string_view key = chunk.keys[i];
-  const Record r{from, to, chunk.bytes_of(i), chunk.requests_of(i), static_cast<std::uint32_t>(key.size())};
+  const Record r{from, to, chunk.bytes_of(i), chunk.requests_of(i), chunk.first + i,
+                 static_cast<std::uint32_t>(key.size())};
   spill_.write(&r, sizeof r);
   spill_.write(key.data(), key.size());
   ++sent_[from], ++received_[to];
@@ -48,6 +49,7 @@ struct Placed {
   std::uint64_t round;
   std::uint32_t from, to;
   std::uint64_t bytes, requests;
+  std::uint64_t key_index;
   std::uint64_t key_offset;
   std::uint32_t key_size;
 };
@@ -147,7 +149,7 @@ ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMov
     key.resize(r.key_size);
     if (r.key_size && !spill_.read(key.data(), r.key_size)) throw std::runtime_error("temporary file: short read");
     const std::uint64_t round = round_of(r);
-    const Placed p{round, r.from, r.to, r.bytes, r.requests, 0, r.key_size};
+    const Placed p{round, r.from, r.to, r.bytes, r.requests, r.key_index, 0, r.key_size};
     if (buckets == 1) {
       placed.push_back(p);
       placed.back().key_offset = arena.size();
@@ -168,7 +170,7 @@ ScheduleSummary ScheduledMoves::emit(const std::function<void(const ScheduledMov
                      [](const Placed& a, const Placed& b) { return a.round < b.round; });
     for (const Placed& p : placed) {
       const ScheduledMove m{p.round, std::string_view(arena).substr(p.key_offset, p.key_size),
-                            p.from, p.to, p.bytes, p.requests};
+                            p.from, p.to, p.bytes, p.requests, p.key_index};
       check.add(m);
       row(m);
     }

@@ -22,6 +22,7 @@ struct ScheduledMove {
   std::string_view key;
   std::uint32_t from, to;
   std::uint64_t bytes, requests;
+  std::uint64_t key_index;  // the key's position in the input (KeyChunk::first + i)
 };
 
 class ScheduledMoves : public MoveSink {
@@ -36,6 +37,7 @@ class ScheduledMoves : public MoveSink {
   struct Record {
     std::uint32_t from, to;
     std::uint64_t bytes, requests;
+    std::uint64_t key_index;
     std::uint32_t key_size;
   };
   std::string dir_;

@@ -90,9 +90,18 @@ bool same_hierarchy(const ClusterView& a, const ClusterView& b) {
   return a.hierarchy()->labels() == b.hierarchy()->labels();
 }
 
+// The headline measure: bytes for a cap by bytes, keys otherwise (also by both).
 std::uint64_t measured(const PlanSummary& s, CapBy by) {
   return by == CapBy::bytes ? s.moved.bytes : s.moved.keys;
 }
+
+// The caps a step must meet: ⌊F × keys⌋ and/or ⌊F × bytes⌋.
+struct Caps {
+  std::optional<std::uint64_t> keys, bytes;
+  bool met_by(const PlanSummary& s) const {
+    return (!keys || s.moved.keys <= *keys) && (!bytes || s.moved.bytes <= *bytes);
+  }
+};
 
 }  // namespace
 
@@ -123,14 +132,38 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
   plan.max_moved_fraction = f;
   plan.cap_by = job.cap_by;
   const PlanJob& base = job.step;
-  plan.direct = measure_plan(from, to, base.keys, base.place);
-  ++plan.probes;
-  if (job.cap_by == CapBy::bytes && !plan.direct.has_bytes)
+  // One progress line for the whole plan: every pass's keys add up, the phase says which.
+  std::uint64_t keys_before = 0;  // keys of the passes done
+  std::string phase = "staged plan: choosing steps, pass 1";
+  ProgressCallback progress;
+  if (base.progress)
+    progress = [&](const ProgressReport& r) {
+      ProgressReport all;
+      all.keys = keys_before + r.keys;
+      all.bytes_consumed = r.bytes_consumed;
+      all.phase = phase;
+      base.progress(all);
+    };
+  auto measure = [&](const ClusterView& a, const ClusterView& b) {
+    phase = fmt::format("staged plan: choosing steps, pass {}", ++plan.probes);
+    PlanSummary s = measure_plan(a, b, base.keys, base.place, progress);
+    keys_before += s.read.keys;
+    return s;
+  };
+  plan.direct = measure(from, to);
+  if (job.cap_by != CapBy::keys && !plan.direct.has_bytes)
     throw InputError(fmt::format("{}: a cap by bytes needs a bytes column in the keys", base.keys.path));
-  const double total = static_cast<double>(job.cap_by == CapBy::bytes ? plan.direct.read.bytes
-                                                                      : plan.direct.read.keys);
-  const auto cap = static_cast<std::uint64_t>(std::floor(f * total));
-  const char* unit = job.cap_by == CapBy::bytes ? "bytes" : "keys";
+  auto cap_of = [&](std::uint64_t total) {
+    return static_cast<std::uint64_t>(std::floor(f * static_cast<double>(total)));
+  };
+  Caps caps;
+  if (job.cap_by != CapBy::bytes) caps.keys = cap_of(plan.direct.read.keys);
+  if (job.cap_by != CapBy::keys) caps.bytes = cap_of(plan.direct.read.bytes);
+  const char* unit = job.cap_by == CapBy::keys ? "keys" : job.cap_by == CapBy::bytes ? "bytes" : "keys and of the bytes";
+  std::string cap_text;
+  if (caps.keys) cap_text = fmt::format("{} of {} keys", *caps.keys, plan.direct.read.keys);
+  if (caps.bytes)
+    cap_text += fmt::format("{}{} of {} bytes", cap_text.empty() ? "" : ", ", *caps.bytes, plan.direct.read.bytes);
 
   const Path path(from, to);
   // The points of the steps, chosen before anything is written.
@@ -141,28 +174,27 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     const ClusterView here(current);
     auto moves_to = [&](double q, ClusterSpec& spec) {
       spec = path.at(q);
-      ++plan.probes;
-      return measured(measure_plan(here, ClusterView(spec), base.keys, base.place), job.cap_by);
+      return measure(here, ClusterView(spec));
     };
     ClusterSpec next;
     double reached = 2;
-    if (moves_to(2, next) > cap) {
+    if (!caps.met_by(moves_to(2, next))) {
       // Bisection: lo always within the cap (moves nothing at p), hi beyond it.
       double lo = p, hi = 2;
       ClusterSpec best;
       for (int probe = 0; probe < 24 && hi - lo > 1e-7; ++probe) {
         const double mid = (lo + hi) / 2;
         ClusterSpec spec;
-        const std::uint64_t moved = moves_to(mid, spec);
-        if (moved <= cap && moved > 0) lo = mid, best = std::move(spec);
-        else if (moved <= cap) lo = mid;
+        const PlanSummary moved = moves_to(mid, spec);
+        if (caps.met_by(moved) && moved.moved.keys > 0) lo = mid, best = std::move(spec);
+        else if (caps.met_by(moved)) lo = mid;
         else hi = mid;
       }
       if (best.nodes.empty())
         throw InputError(fmt::format(
-            "no step moves at most {} of the {} ({} of {}): a single key or node carries more; "
-            "raise the moved-fraction cap",
-            f, unit, cap, static_cast<std::uint64_t>(total)));
+            "no step moves at most {} of the {} ({}): a single key or node carries more; raise the "
+            "moved-fraction cap",
+            f, unit, cap_text));
       next = std::move(best);
       reached = lo;
     }
@@ -188,13 +220,17 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     PlanJob step = base;
     step.out_dir = base.out_dir + "/" + sub;
     step.svg.clear();
+    step.progress = progress;
+    phase = fmt::format("staged plan: writing step {} of {}", k + 1, views.size());
     {
       AtomicFile file(folder.file(sub + "/view.json"));
       file.write(view_json(views[k]));
       file.commit();
     }
-    plan_detail::PlanOutputs out(folder, sub, "", step.batch_size, step.limits);
-    PlanSummary s = plan_detail::write_plan(previous ? *previous : from, view, step, out);
+    const ClusterView& step_from = previous ? *previous : from;
+    plan_detail::PlanOutputs out(folder, sub, "", step.batch_size, step.limits, {&step_from, &view, step.transitions});
+    PlanSummary s = plan_detail::write_plan(step_from, view, step, out);
+    keys_before += s.read.keys;
     plan.steps.push_back({views[k], std::move(s)});
     previous.emplace(std::move(view));
   }

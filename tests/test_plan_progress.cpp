@@ -1,0 +1,281 @@
+// The operator's loop (docs/plan.md, "Checking progress and undoing"): execute rounds 1..r
+// of a plan on a placement file (simulated from transitions.csv), check it with
+// `hrw check --plan DIR --through-round r`, perturb it and find exactly the perturbed keys,
+// and roll back with `hrw plan --from-placement CURRENT --to DIR/from.json`: every key is
+// then where A's reference puts it, and only the keys of rounds 1..r moved.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/csv.hpp"
+#include "hrw/output.hpp"
+#include "hrw/view_json.hpp"
+#include "hrw/reference.hpp"
+#include "plan_specs.hpp"
+#include "test_support_bulk.hpp"
+
+using namespace hrw;
+using hrw::test::holders;
+
+namespace {
+
+using Holders = std::map<std::string, std::vector<std::string>>;  // key -> holders, owner first
+
+Holders placed(const ClusterView& v, const std::vector<std::string>& keys, std::uint32_t r,
+               const std::string& label) {
+  Holders out;
+  for (const std::string& k : keys) out[k] = holders(v, k, r, label);
+  return out;
+}
+
+std::string placement_csv(const std::vector<std::string>& keys, const Holders& h, std::uint32_t r) {
+  std::string text = r == 1 ? "key,owner" : "key";
+  for (std::uint32_t i = 1; r > 1 && i <= r; ++i) text += ",replica_" + std::to_string(i);
+  text += "\n";
+  for (const std::string& k : keys) {
+    text += csv::quoted(k);
+    const auto& ids = h.at(k);
+    for (std::uint32_t i = 0; i < r; ++i) text += "," + (i < ids.size() ? csv::quoted(ids[i]) : std::string());
+    text += "\n";
+  }
+  return text;
+}
+
+// Executes the transitions of batches 1..through on `h`; returns the keys touched.
+std::set<std::string> execute(const std::string& transitions, std::uint64_t through, Holders& h) {
+  std::set<std::string> touched;
+  auto rows = test::parse_csv_file(transitions);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    if (std::stoull(row[0]) > through) break;  // batches come in order
+    auto& ids = h.at(row[1]);
+    touched.insert(row[1]);
+    if (row[2] == "copy") {
+      REQUIRE(std::find(ids.begin(), ids.end(), row[3]) == ids.end());
+      REQUIRE(std::find(ids.begin(), ids.end(), row[4]) != ids.end());  // the source holds it
+      ids.push_back(row[3]);
+    } else if (row[2] == "switch") {
+      REQUIRE(ids.front() == row[4]);
+      auto it = std::find(ids.begin(), ids.end(), row[3]);
+      REQUIRE(it != ids.end());  // copied before it becomes the owner
+      std::rotate(ids.begin(), it, it + 1);
+    } else {
+      auto it = std::find(ids.begin(), ids.end(), row[3]);
+      REQUIRE(it != ids.end());
+      REQUIRE(it != ids.begin());  // never the owner: the switch came first
+      ids.erase(it);
+    }
+  }
+  return touched;
+}
+
+std::set<std::string> set_of(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
+
+// Each key's round: the largest batch among its rows.
+std::map<std::string, std::uint64_t> key_rounds(const std::string& transitions) {
+  std::map<std::string, std::uint64_t> out;
+  auto rows = test::parse_csv_file(transitions);
+  for (std::size_t i = 1; i < rows.size(); ++i) out[rows[i][1]] = std::max<std::uint64_t>(out[rows[i][1]], std::stoull(rows[i][0]));
+  return out;
+}
+
+std::uint64_t rounds_of(const std::string& dir) {
+  return nlohmann::json::parse(test::read_file(dir + "/summary.json"))["batches"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("check --plan --through-round after executing rounds 1..r; perturbed keys exactly; undo",
+          "[plan][progress]") {
+  test::TempDir dir;
+  std::mt19937_64 rng(77);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 800; ++i) keys.push_back("user:" + std::to_string(i));
+  std::string keys_text = "key,bytes\n";
+  for (std::size_t i = 0; i < keys.size(); ++i) keys_text += keys[i] + "," + std::to_string(1000 + i % 91) + "\n";
+  const std::string keys_file = dir.write("keys.csv", keys_text);
+  int n = 0;
+  for (int change = 0; change < 3; ++change) {
+    const ClusterSpec sa = test::make_spec(7, change == 1, 1);
+    const ClusterSpec sb = test::mutate(sa, rng, 2 + change);
+    const ClusterView a(sa), b(sb);
+    const std::string fa = dir.write("a.json", view_json(sa)), fb = dir.write("b.json", view_json(sb));
+    for (std::uint32_t r : {1u, 3u}) {
+      const std::string label = r > 1 && change == 2 ? "zone" : "";
+      const std::string plan = dir.file("plan" + std::to_string(n));
+      std::vector<std::string> args = {"plan", "--from", fa, "--to", fb, "--keys", keys_file, "--out", plan,
+                                       "--transitions", "--quiet", "--replicas", std::to_string(r),
+                                       "--max-moves-per-node", "6", "--partial"};
+      std::vector<std::string> opts;
+      if (!label.empty()) opts = {"--distinct", label};
+      args.insert(args.end(), opts.begin(), opts.end());
+      auto res = test::run_hrw(args);
+      REQUIRE(res.exit_code == 0);
+      const std::uint64_t rounds = rounds_of(plan);
+      REQUIRE(rounds >= 3);
+      const Holders in_a = placed(a, keys, r, label), in_b = placed(b, keys, r, label);
+      for (const std::uint64_t through : {std::uint64_t{0}, std::uint64_t{1}, rounds / 2, rounds}) {
+        INFO("change " << change << " R " << r << " through " << through);
+        Holders now = in_a;
+        const std::set<std::string> touched = execute(plan + "/transitions.csv", through, now);
+        const auto round = key_rounds(plan + "/transitions.csv");
+        auto done = [&](const std::string& k) { return round.count(k) && round.at(k) <= through; };
+        // Every key is at B's set once its round ran; before, A's (the reference) plus the
+        // copies its earlier rounds made.
+        for (const std::string& k : keys) {
+          if (done(k)) {
+            CHECK(set_of(now.at(k)) == set_of(in_b.at(k)));
+          } else {
+            std::set<std::string> a_and_b = set_of(in_a.at(k));
+            for (auto& id : in_b.at(k)) a_and_b.insert(id);
+            const auto have = set_of(now.at(k));
+            const auto a_set = set_of(in_a.at(k));
+            CHECK(std::includes(have.begin(), have.end(), a_set.begin(), a_set.end()));
+            CHECK(std::includes(a_and_b.begin(), a_and_b.end(), have.begin(), have.end()));
+          }
+        }
+        // CURRENT.csv holds each key's serving holders: a key whose copies began but whose
+        // round has not finished (its switch and retires to come) still serves from A's.
+        Holders serving = now;
+        for (const std::string& k : keys)
+          if (!done(k)) serving[k] = in_a.at(k);
+        now = serving;
+        const std::string current = dir.write("current" + std::to_string(n) + ".csv", placement_csv(keys, now, r));
+        std::vector<std::string> check = {"check", "--plan", plan, "--through-round", std::to_string(through),
+                                          "--placement", current, "--misplaced", dir.file("mis.csv")};
+        check.insert(check.end(), opts.begin(), opts.end());
+        if (r > 1) check.push_back("--partial");
+        res = test::run_hrw(check);
+        INFO(res.out << res.err);
+        CHECK(res.exit_code == 0);
+        CHECK(test::parse_csv_file(dir.file("mis.csv")).size() == 1);  // the header only
+
+        // Perturbed keys: exactly those are reported, with what was expected and what is.
+        Holders bad = now;
+        std::map<std::string, std::vector<std::string>> perturbed;
+        for (int p = 0; p < 5; ++p) {
+          const std::string& k = keys[rng() % keys.size()];
+          bad[k][rng() % bad[k].size()] = "elsewhere-" + std::to_string(p);
+          perturbed[k] = bad[k];
+        }
+        const std::string wrong = dir.write("wrong.csv", placement_csv(keys, bad, r));
+        check[6] = wrong;
+        res = test::run_hrw(check);
+        CHECK(res.exit_code == 3);
+        const auto mis = test::parse_csv_file(dir.file("mis.csv"));
+        REQUIRE(mis.size() == perturbed.size() + 1);
+        for (std::size_t i = 1; i < mis.size(); ++i) {
+          REQUIRE(mis[i].size() == 1 + 2 * r);
+          const std::string& k = mis[i][0];
+          REQUIRE(perturbed.count(k));
+          const auto& expected_ids = done(k) ? in_b.at(k) : in_a.at(k);
+          for (std::uint32_t j = 0; j < r; ++j) {
+            CHECK(mis[i][1 + j] == (j < expected_ids.size() ? expected_ids[j] : ""));
+            CHECK(mis[i][1 + r + j] == (j < perturbed[k].size() ? perturbed[k][j] : ""));
+          }
+        }
+
+        // Undo: a plan from where the keys are to from.json moves exactly the keys of rounds
+        // 1..r whose set changed, and executing it puts every key where A puts it.
+        const std::string undo = dir.file("undo" + std::to_string(n) + "-" + std::to_string(through));
+        std::vector<std::string> back = {"plan", "--from-placement", current, "--to", plan + "/from.json",
+                                         "--out", undo, "--transitions", "--quiet"};
+        back.insert(back.end(), opts.begin(), opts.end());
+        if (r > 1) back.push_back("--partial");
+        res = test::run_hrw(back);
+        INFO(res.err);
+        REQUIRE(res.exit_code == 0);
+        std::set<std::string> moved_back;
+        for (auto& row : test::parse_csv_file(undo + "/moves.csv")) moved_back.insert(row[1]);
+        moved_back.erase("key");
+        std::set<std::string> want;
+        for (const std::string& k : keys)  // undo copies the nodes of A's set the key lost
+          for (const std::string& id : in_a.at(k))
+            if (!set_of(now.at(k)).count(id)) want.insert(k);
+        for (const std::string& k : want) CHECK(done(k));  // only keys whose round ran
+        CHECK(moved_back == want);
+        Holders rolled = now;
+        const std::set<std::string> undone = execute(undo + "/transitions.csv", ~std::uint64_t{0}, rolled);
+        for (const std::string& k : undone) CHECK(touched.count(k));  // only keys of rounds 1..r moved
+        for (const std::string& k : keys) {
+          CHECK(set_of(rolled.at(k)) == set_of(in_a.at(k)));
+          CHECK(rolled.at(k).front() == in_a.at(k).front());
+        }
+        const std::string rolled_file = dir.write("rolled.csv", placement_csv(keys, rolled, r));
+        std::vector<std::string> verify = {"check", "--cluster", plan + "/from.json", "--placement", rolled_file,
+                                           "--quiet"};
+        verify.insert(verify.end(), opts.begin(), opts.end());
+        if (r > 1) verify.push_back("--partial");
+        CHECK(test::run_hrw(verify).exit_code == 0);
+      }
+      ++n;
+    }
+  }
+}
+
+TEST_CASE("check --plan of a staged plan: --through-step S [--through-round N]", "[plan][progress]") {
+  test::TempDir dir;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back("k" + std::to_string(i));
+  std::string text;
+  for (auto& k : keys) text += k + "\n";
+  const std::string keys_file = dir.write("keys.txt", text);
+  const ClusterSpec sa = test::make_spec(6, false, 1);
+  ClusterSpec sb = sa;
+  sb.version = 2;
+  sb.nodes.push_back({"node-new", std::nullopt, {{"zone", "z2"}}});
+  const std::string fa = dir.write("a.json", view_json(sa)), fb = dir.write("b.json", view_json(sb));
+  const std::string plan = dir.file("staged");
+  auto res = test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", keys_file, "--out", plan,
+                            "--max-moved-fraction", "0.05", "--max-moves-per-node", "10", "--transitions", "--quiet"});
+  REQUIRE(res.exit_code == 0);
+  REQUIRE(test::names(plan + "/steps").size() >= 2);
+  // Step 1 done, step 2 through round 2.
+  Holders now = placed(ClusterView(sa), keys, 1, "");
+  execute(plan + "/steps/01/transitions.csv", ~std::uint64_t{0}, now);
+  execute(plan + "/steps/02/transitions.csv", 2, now);
+  const std::string current = dir.write("current.csv", placement_csv(keys, now, 1));
+  auto check = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"check", "--plan", plan, "--placement", current, "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_hrw(args);
+  };
+  CHECK(check({"--through-step", "2", "--through-round", "2"}).exit_code == 0);
+  CHECK(check({"--through-step", "2", "--through-round", "1"}).exit_code == 3);
+  CHECK(check({"--through-step", "1"}).exit_code == 3);
+  res = check({"--through-round", "2"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --plan: " + plan + " is a staged plan: give --through-step S\n");
+  res = check({"--through-step", "99"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --through-step: " + plan + " has no step 99\n");
+}
+
+TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][progress]") {
+  test::TempDir dir;
+  const ClusterSpec sa = test::make_spec(4, false, 1);
+  ClusterSpec sb = sa;
+  sb.version = 2;
+  sb.nodes.pop_back();
+  const std::string fa = dir.write("a.json", view_json(sa)), fb = dir.write("b.json", view_json(sb));
+  const std::string keys = dir.write("k.txt", "a\nb\nc\nd\ne\n");
+  REQUIRE(test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", keys, "--out", dir.file("p"), "--quiet"}).exit_code == 0);
+  const std::string current = dir.write("c.csv", "key,owner\na,node-0\n");
+  auto res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "1", "--placement", current});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + dir.file("p") + ": no transitions.csv: make the plan with transitions to check it by round\n");
+  res = test::run_hrw({"check", "--plan", dir.file("p"), "--placement", current});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --plan: give --through-round N (or --through-step S for a staged plan)\n");
+  res = test::run_hrw({"check", "--cluster", fb, "--through-round", "1", "--placement", current});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --through-round goes with --plan\n");
+  res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "-1", "--placement", current});
+  CHECK(res.exit_code == 2);
+}
