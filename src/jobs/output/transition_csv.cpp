@@ -7,6 +7,7 @@
 
 #include "hrw/csv.hpp"
 #include "hrw/output.hpp"
+#include "output/move_rows.hpp"
 
 namespace hrw {
 
