@@ -60,6 +60,9 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
   CHECK(types["compare --load-factor"] == "REAL");
   CHECK(types["check --replicas"] == "UINT");
   CHECK(types["check --threads"] == "UINT");
+  CHECK(types["check --through-round"] == "UINT");
+  CHECK(types["check --through-step"] == "UINT");
+  CHECK(types["plan --node-bandwidth"] == "UINT");
   // Every other option is text or a flag, and known to be: a numeric option declared as text
   // (outside numbers.hpp) fails here.
   const std::set<std::string> text = {
@@ -70,7 +73,8 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
       "place --stats",
       "plan --from", "plan --from-placement", "plan --to", "plan --keys", "plan --keys-format",
       "plan --distinct", "plan --hierarchy", "plan --out", "plan --svg", "plan --cap-by",
-      "check --cluster", "check --placement", "check --distinct",
+      "check --cluster", "check --placement", "check --distinct", "check --plan", "check --misplaced",
+      "check --hierarchy", "check --format",
       "compare --keys", "compare --from-cluster", "compare --to-cluster", "compare --format",
       "compare --svg", "compare --hierarchy",
       "sample --out"};

@@ -95,7 +95,7 @@ TEST_CASE("plan folder: a 3-step plan over a 6-step one leaves no stale steps", 
   REQUIRE(few < many);
   CHECK(names(s.out + "/steps") == step_names(few));
   for (const std::string& step : step_names(few))
-    CHECK(names(s.out + "/steps/" + step) == Names{"moves.csv", "summary.json", "view.json"});
+    CHECK(names(s.out + "/steps/" + step) == Names{"from.json", "moves.csv", "summary.json", "to.json", "view.json"});
   CHECK(names(s.out) == Names{"steps", "summary.json"});
   s.only_inputs_beside();
 }
@@ -118,17 +118,17 @@ TEST_CASE("plan folder: a plain plan over a staged one leaves no steps/", "[cli]
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
   REQUIRE(fs::exists(s.out + "/steps"));
   REQUIRE(run_hrw(s.plan()).exit_code == 0);
-  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(names(s.out) == Names{"from.json", "moves.csv", "summary.json", "to.json"});
   // ...and a staged one over a plain one with an SVG inside the folder leaves no SVG.
   REQUIRE(run_hrw(s.plan({"--svg", s.out + "/flows.svg"})).exit_code == 0);
-  CHECK(names(s.out) == Names{"flows.svg", "moves.csv", "summary.json"});
+  CHECK(names(s.out) == Names{"flows.svg", "from.json", "moves.csv", "summary.json", "to.json"});
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
   CHECK(names(s.out) == Names{"steps", "summary.json"});
   s.only_inputs_beside();
   // --from-placement publishes the same way.
   const std::string cur = s.dir.write("cur.csv", "key,owner\nuser:1,n1\nuser:2,n2\n");
   REQUIRE(run_hrw({"plan", "--from-placement", cur, "--to", s.b, "--out", s.out, "--quiet"}).exit_code == 0);
-  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(names(s.out) == Names{"moves.csv", "summary.json", "to.json"});
   CHECK(read_file(s.out + "/summary.json").find("\"from_placement\"") != std::string::npos);
   CHECK(names(s.dir.path()) == Names{"A.json", "B.json", "cur.csv", "k.txt", "p"});
 }
@@ -137,7 +137,7 @@ TEST_CASE("plan folder: an SVG outside the folder is published with it", "[cli][
   Setup s;
   const std::string svg = s.dir.file("flows.svg");
   REQUIRE(run_hrw(s.plan({"--svg", svg})).exit_code == 0);
-  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(names(s.out) == Names{"from.json", "moves.csv", "summary.json", "to.json"});
   CHECK_THAT(read_file(svg), Contains("<svg"));
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("plan folder: SIGTERM and SIGKILL during step k leave the old plan", "
   // ...and removed by the next run into the folder, which publishes its own plan.
   s.keys = s.dir.write("k.txt", key_lines(3000));
   REQUIRE(run_hrw(s.plan()).exit_code == 0);
-  CHECK(names(s.out) == Names{"moves.csv", "summary.json"});
+  CHECK(names(s.out) == Names{"from.json", "moves.csv", "summary.json", "to.json"});
   s.only_inputs_beside();
 }
 
@@ -269,7 +269,7 @@ TEST_CASE("plan folder: a symlink to the folder stays a link to the new plan", "
   REQUIRE(run_hrw(s.plan({"--max-moved-fraction", "0.05"})).exit_code == 0);
   REQUIRE(run_hrw(s.plan()).exit_code == 0);
   CHECK(fs::is_symlink(link));
-  CHECK(names(s.dir.file("real")) == Names{"moves.csv", "summary.json"});
+  CHECK(names(s.dir.file("real")) == Names{"from.json", "moves.csv", "summary.json", "to.json"});
   CHECK(names(s.dir.path()) == Names{"A.json", "B.json", "k.txt", "p", "real"});
 }
 
@@ -315,7 +315,7 @@ TEST_CASE("plan folder: two concurrent runs into one folder, 50 times, one whole
     CHECK(wrong == 0);
     CHECK(rows == summary["moved"].get<std::uint64_t>());
     CHECK(summary["keys"].get<std::uint64_t>() == (to_version == 2 ? 4000u : 3000u));
-    CHECK(names(out) == Names{"moves.csv", "summary.json"});
+    CHECK(names(out) == Names{"from.json", "moves.csv", "summary.json", "to.json"});
   }
   CHECK(names(dir.path()) == Names{"A.json", "B.json", "C.json", "k1.txt", "k2.txt", "p"});
   WARN(refused << " of 100 runs were refused by the lock");

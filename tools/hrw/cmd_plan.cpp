@@ -147,8 +147,7 @@ Runner add_plan(CLI::App& app) {
                "Bytes per second one node sends or receives: estimates each round's time (its busiest "
                "node's bytes / bandwidth) into summary.json and stderr; needs rounds and a bytes column");
   auto* cap_by = sub->add_option("--cap-by", args->cap_by,
-                                 "What --max-moved-fraction caps: keys (default), bytes, or keys,bytes (both)")
-      ->check(CLI::IsMember({"keys", "bytes", "keys,bytes"}));
+                                 "What --max-moved-fraction caps: keys (default), bytes, or keys,bytes (both)");
   sub->add_flag("--transitions", args->transitions,
                 "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
                 "retire in execution order");
@@ -166,6 +165,8 @@ Runner add_plan(CLI::App& app) {
       ->excludes(stage_times);
   stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
+    if (args->cap_by != "keys" && args->cap_by != "bytes" && args->cap_by != "keys,bytes")
+      throw InputError(fmt::format("--cap-by: must be keys, bytes or keys,bytes, got {}", quote_for_message(args->cap_by)));
     if (args->limits.node_bandwidth && !args->limits.any())
       throw InputError("--node-bandwidth: estimates rounds: give --max-moves-per-node or --max-bytes-per-node");
     std::vector<NamedOutput> outputs = {{"--out", args->out_dir, true},
