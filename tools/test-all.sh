@@ -13,6 +13,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc)"
 stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
+# ccache, when the machine has it, serves every build tree below (CMake reads these as the
+# launchers' defaults); a machine without it builds from scratch, as before.
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+fi
 
 stage "setup"
 "$ROOT/tools/setup.sh"
