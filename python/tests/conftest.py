@@ -137,3 +137,14 @@ def key_forms(keys):
 @pytest.fixture
 def rng(request):
     return random.Random(request.node.name)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A real distributed cluster: 2 worker processes over loopback, one per test module."""
+    from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None)
+    with Client(cluster) as c:
+        yield c
+    cluster.close()

@@ -6,7 +6,6 @@ import random
 import dask.dataframe as dd
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 
 import hrw
 import hrw.dask
@@ -16,13 +15,6 @@ from conftest import (random_keys, random_view_dict, read_csv_bytes, run_cli, sc
 PARTITIONS = 20
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None)
-    with Client(cluster) as c:
-        yield c
-    cluster.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 
 import hrw
 import hrw.dask
@@ -75,13 +74,6 @@ def test_distinct_label_no_node_carries_is_refused_and_a_partial_one_warns():
         hrw.place(view, KEYS[:3], replicas=2, distinct="zone")
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None)
-    with Client(cluster) as c:
-        yield c
-    cluster.close()
 
 
 def test_process_dask_cluster_places_a_hierarchical_view_as_the_original(client):
