@@ -192,7 +192,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   std::optional<AtomicFile> misplaced;
   if (!job.misplaced.empty()) misplaced.emplace(job.misplaced);
 
-  const std::string temp = job.temp_dir.empty() ? fs::temp_directory_path().string() : job.temp_dir;
+  const std::string temp = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
   CurrentPlacement current(job.current, temp, job.progress);
   PlaceOptions place = job.place;
   place.replicas = current.reader().replicas();
