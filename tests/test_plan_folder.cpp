@@ -221,7 +221,8 @@ TEST_CASE("plan folder: SIGTERM and SIGKILL during step k leave the old plan", "
     }
     // Wait until step 2 is being built in the temp sibling, then signal.
     bool mid_step = false;
-    for (int i = 0; i < 6000 && !mid_step; ++i) {
+    // Up to 300 s: under qemu, choosing the steps of 300,000 keys takes longer than 30 s.
+    for (int i = 0; i < 60000 && !mid_step; ++i) {
       const std::string build = plan_build_dir(s.out);
       mid_step = !build.empty() && fs::exists(build + "/steps/02");
       if (!mid_step) std::this_thread::sleep_for(std::chrono::milliseconds(5));
