@@ -194,10 +194,12 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
 
   const std::string temp = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
   CurrentPlacement current(job.current, temp, job.progress);
-  PlaceOptions place = job.place;
-  place.replicas = current.reader().replicas();
-  validate_request(from, place);
-  validate_request(to, place);
+  // Contract §8: the plan's views place by their own rule, as the plan that wrote them did;
+  // the placement's replica count and the flags must agree with it.
+  PlaceOptions asked = job.place;
+  asked.replicas = current.reader().replicas();
+  const PlaceOptions place =
+      options_for_plan(from, to, asked, {true, !asked.distinct_label.empty(), asked.allow_partial});
   const BatchPlacer in_a(from, place), in_b(to, place);
   const std::uint32_t r = place.replicas;
 
