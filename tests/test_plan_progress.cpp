@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -278,4 +279,28 @@ TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][pr
   CHECK(res.err == "hrw: --through-round goes with --plan\n");
   res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "-1", "--placement", current});
   CHECK(res.exit_code == 2);
+}
+
+TEST_CASE("check --plan places the plan's views by their rule (contract §8)", "[progress][rule]") {
+  // Views that carry "replicas 2, distinct zone": a placement made by the rule, with no
+  // round executed, is exactly where the plan expects it (the rule's distinct label kept).
+  test::TempDir dir;
+  std::string from = R"({"version": 1, "rule": {"replicas": 2, "distinct": "zone"}, "nodes": [)";
+  std::string to = R"({"version": 2, "rule": {"replicas": 2, "distinct": "zone"}, "nodes": [)";
+  for (int i = 0; i < 7; ++i) {
+    const std::string node = (i ? "," : "") + fmt::format(R"({{"id": "n{}", "zone": "z{}"}})", i, i % 3);
+    if (i < 6) from += node;
+    to += node;
+  }
+  const std::string a = dir.write("a.json", from + "]}"), b = dir.write("b.json", to + "]}");
+  std::string keys;
+  for (int i = 0; i < 2000; ++i) keys += fmt::format("user:{}\n", i);
+  const std::string k = dir.write("k.txt", keys);
+  REQUIRE(test::run_hrw({"plan", "--from", a, "--to", b, "--keys", k, "--transitions", "--max-moves-per-node",
+                         "100", "--out", dir.file("p"), "--quiet"}).exit_code == 0);
+  REQUIRE(test::run_hrw({"place", "--cluster", a, "--keys", k, "--out", dir.file("cur.csv"), "--quiet"}).exit_code == 0);
+  const auto res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "0", "--placement",
+                                  dir.file("cur.csv"), "--quiet"});
+  INFO(res.err);
+  CHECK(res.exit_code == 0);
 }
