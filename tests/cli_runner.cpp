@@ -54,6 +54,13 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
   return p;
 }
 
+std::vector<std::string> hrw_argv(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = split_words(HRW_CLI_EMULATOR);
+  argv.push_back(HRW_CLI_PATH);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
 CliResult run_hrw(const std::vector<std::string>& args, const std::string& input) {
   return run_hrw_with_env(args, input, {});
 }
@@ -65,9 +72,7 @@ CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::stri
   TempDir io;
   const std::string in_path = io.write("stdin", input);
   const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
-  std::vector<std::string> argv = split_words(HRW_CLI_EMULATOR);
-  argv.push_back(HRW_CLI_PATH);
-  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> argv = hrw_argv(args);
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);

@@ -33,6 +33,10 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+// The argv that runs `hrw ARGS...`: the cross-compiling emulator's words (if any), the CLI's
+// path, then `args`. For tests that fork and exec hrw themselves.
+std::vector<std::string> hrw_argv(const std::vector<std::string>& args);
+
 // The names in a folder, sorted.
 std::vector<std::string> names(const std::string& dir);
 
