@@ -12,11 +12,11 @@ SECONDS_EACH="${1:-45}"
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 HARNESSES=(cluster_json lines_reader csv_reader placement_reader batch_vs_reference)
 
-FLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+FLAGS="-O1 -g1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$FLAGS" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DHRW_BUILD_TESTS=OFF -DHRW_BUILD_BENCH=OFF -DHRW_BUILD_FUZZ=ON >/dev/null
+  -DHRW_BUILD_TESTS=OFF -DHRW_BUILD_BENCH=OFF -DHRW_BUILD_PYTHON=OFF -DHRW_BUILD_FUZZ=ON >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target "${HARNESSES[@]/#/fuzz_}"
 
 jobs=()  # libFuzzer's -jobs runs workers whose logs go to ./fuzz-N.log: only when asked for
