@@ -75,7 +75,9 @@ TEST_CASE("api.md, placing keys: a request validated once, placed batch after ba
 
 TEST_CASE("api.md, one key: select_key and its table and JSON", "[api][examples]") {
   const hrw::ClusterView view(hrw::cluster_from_id_list("node-1,node-2,node-3,node-4"));
-  const hrw::Selection s = hrw::select_key(view, "user:42", {.replicas = 2});
+  hrw::SelectRequest request;
+  request.replicas = 2;
+  const hrw::Selection s = hrw::select_key(view, "user:42", request);
   CHECK(view.node(s.replica_nodes.front()).id == "node-4");
   CHECK(hrw::selection_json(view, s).find(R"("owner":"node-4")") != std::string::npos);
   CHECK(hrw::selection_table(view, s) ==
@@ -118,7 +120,7 @@ TEST_CASE("api.md, plans and check: a plan folder, then a placement checked", "[
 TEST_CASE("api.md, errors: setting, detail and hint, worded by the front end", "[api][examples]") {
   const hrw::ClusterView view = zoned_view();
   try {
-    (void)hrw::select_key(view, "k", {.replicas = 4, .distinct = "zone"});
+    (void)hrw::select_key(view, "k", {4, "zone", false});
     FAIL("4 replicas in 3 zones were accepted");
   } catch (const hrw::InputError& e) {
     CHECK(e.setting() == hrw::Setting::replica_count);
