@@ -1,4 +1,4 @@
-// `hrw select` end to end: both output formats and every bad input of the foundation issue.
+// `hrw select` end to end: both output formats and every bad input it refuses.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,7 @@ using hrw::test::TempDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-TEST_CASE("select --format json answers as the issue specifies", "[cli][select]") {
+TEST_CASE("select --format json answers with the documented fields", "[cli][select]") {
   const auto r = run_hrw({"select", "user:42", "--nodes", "node-1,node-2,node-3,node-4",
                           "--format", "json", "--replicas", "2"});
   REQUIRE(r.exit_code == 0);

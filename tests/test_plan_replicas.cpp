@@ -30,7 +30,7 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
   const std::string input = dir.write("k.csv", text);
   std::mt19937_64 rng(9);
   std::vector<std::pair<ClusterSpec, ClusterSpec>> changes;
-  // The issue's case: three nodes, R = 3, a reweight. Every key keeps its set.
+  // The case that started this test: three nodes, R = 3, a reweight. Every key keeps its set.
   ClusterSpec three;
   three.version = 1;
   for (const char* id : {"a", "b", "c"}) three.nodes.push_back({id, 1.0, {}});

@@ -64,6 +64,10 @@ class InputError : public std::runtime_error {
 // `max_bytes` with `..." (N bytes)` so a 1 MB cell does not give a 1 MB message.
 std::string quote_for_message(std::string_view bytes, std::size_t max_bytes = 64);
 
+// `message` as one line: any control byte left in it (a path holding a newline) escaped
+// as \xHH; every other byte as it is.
+std::string one_line(std::string_view message);
+
 // An output could not be written (a full disk, a closed pipe): not the user's input, not a
 // bug either. The CLI prints the message as it is and exits 1.
 class WriteError : public std::runtime_error {

@@ -13,8 +13,21 @@
 #include "hrw/place.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/plan.hpp"
+#include "hrw/select.hpp"
 
 namespace hrw {
+
+// ---- hrw select ----
+
+// `hrw select` (the table): the key line, for a hierarchical view each level's buckets,
+// every node's rank, fnv1a and score, the owner and, when asked, the replicas.
+std::string selection_table(const ClusterView& view, const Selection& selection);
+
+// `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when
+// asked), partial, for a hierarchical view hierarchy and path[{level, bucket, fnv, r, weight,
+// score}], scores[{node, rank, fnv, r, score[, weight]}], on one line without a
+// newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
+std::string selection_json(const ClusterView& view, const Selection& selection);
 
 // ---- hrw place ----
 
@@ -71,5 +84,19 @@ std::string plan_svg(const PlanSummary& summary);
 std::string staged_summary_json(const StagedPlan& plan);
 // The stderr summary of a staged plan.
 std::string staged_summary_text(const StagedPlan& plan);
+
+// ---- hrw check ----
+
+// `hrw check` against a view: keys (and bytes) not where it puts them, then a row per node
+// with keys or replicas missing or extra (ids quoted by quote_for_message; beyond 40 nodes
+// the 10 with the most and the fewest, and the quartiles).
+std::string check_text(const PlanSummary& summary);
+// The same as JSON: placement, to_version, replicas, keys, misplaced, misplaced_fraction
+// [, bytes, misplaced_bytes], nodes[{id, missing, extra[, bytes_missing, bytes_extra]}].
+std::string check_json(const PlanSummary& summary);
+// `hrw check --plan`: the placement against the plan after its rounds; `step` names the
+// staged plan's step (" step S") or is empty.
+std::string progress_check_text(const ProgressCheck& check, const std::string& step);
+std::string progress_check_json(const ProgressCheck& check);
 
 }  // namespace hrw

@@ -50,5 +50,8 @@ struct PlaceJob {
 // Streams the placement to job.out; returns the stats (printed by the caller).
 PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_bytes,
                      bool& has_requests);
+// The same for a request a front end validated already; job.place is not read.
+PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has_bytes,
+                     bool& has_requests);
 
 }  // namespace hrw

@@ -49,12 +49,34 @@ struct Placement {
   }
 };
 
+class ValidRequest;
+
 // Validates a placement request against its view, once, before any key is placed: the
 // replica count (1 to the node count) and, for a distinct label without partial results,
 // the number of failure domains. InputError with Setting::replica_count otherwise.
 // Contract §8: a `distinct` label that no node of the view carries is refused here too
 // (Setting::distinct_label, listing the labels the view has).
-void validate_request(const ClusterView& view, const PlaceOptions& options);
+ValidRequest validate_request(const ClusterView& view, const PlaceOptions& options);
+
+// A request that validate_request accepted for its view, and the only way to make one:
+// placers and jobs given one place by it without checking it again (docs/api.md).
+class ValidRequest {
+ public:
+  const ClusterView& view() const { return *view_; }
+  const PlaceOptions& options() const { return options_; }
+  // Threads say how to run, not what to place: changing them keeps the request valid.
+  ValidRequest with_threads(unsigned threads) const {
+    ValidRequest r = *this;
+    r.options_.threads = threads;
+    return r;
+  }
+
+ private:
+  friend ValidRequest validate_request(const ClusterView& view, const PlaceOptions& options);
+  ValidRequest(const ClusterView& view, const PlaceOptions& options) : view_(&view), options_(options) {}
+  const ClusterView* view_;
+  PlaceOptions options_;
+};
 
 // Contract §8: when some but not all nodes carry the distinct label, the one-line notice a
 // front end shows (the library never prints): how many nodes lack it and the first of
@@ -77,11 +99,13 @@ PlaceOptions options_for_plan(const ClusterView& a, const ClusterView& b, const 
 
 // A view compiled for the kernels (node-id trie, weights, domains) once, for placing
 // batch after batch with the same options: the streaming commands place thousands of
-// chunks. The constructor validates the request (R, label, partial); place() is const and
+// chunks. The constructor validates the request (R, label, partial) unless given a
+// ValidRequest; place() is const and
 // may run on several threads at once.
 class BatchPlacer {
  public:
   BatchPlacer(const ClusterView& view, const PlaceOptions& options);
+  explicit BatchPlacer(const ValidRequest& request);  // places by it, without checking again
   ~BatchPlacer();
   BatchPlacer(BatchPlacer&&) noexcept;
   BatchPlacer& operator=(BatchPlacer&&) noexcept;
@@ -107,6 +131,9 @@ class BatchPlacer {
 class PairPlacer {
  public:
   PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options);
+  // Each view by its own validated request, without checking again; fused only when both
+  // requests place alike.
+  PairPlacer(const ValidRequest& a, const ValidRequest& b);
   ~PairPlacer();
   PairPlacer(PairPlacer&&) noexcept;
   PairPlacer& operator=(PairPlacer&&) noexcept;

@@ -1,5 +1,5 @@
 // hrw select's audit of one key: every node's rank and score, the owner and, when asked,
-// the replicas. The CLI prints it as a table or as JSON; bindings return the JSON fields.
+// the replicas. Its table and JSON forms are in output.hpp; bindings return the JSON fields.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -33,11 +33,5 @@ struct Selection {
 // rule (contract §8) selects by it: replicas, distinct and partial given in the request
 // must agree with it (InputError otherwise).
 Selection select_key(const ClusterView& view, std::string_view key, const SelectRequest& request);
-
-// `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when
-// asked), partial, for a hierarchical view hierarchy and path[{level, bucket, fnv, r, weight,
-// score}], scores[{node, rank, fnv, r, score[, weight]}], on one line without a
-// newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
-std::string selection_json(const ClusterView& view, const Selection& selection);
 
 }  // namespace hrw

@@ -88,15 +88,8 @@ def place(ddf, view, column="key", replicas=None, distinct=None, partial=False, 
 
 
 # ---- plan: two passes over the partitions in one graph ----
-# 1. count: each partition is planned alone (summary.json text) and keeps its moved keys;
-# 2. write: once every partition's row count is known, each writes moves-NNNNN.csv with
-#    batch numbers continuing from the rows before it (the rows of the moved keys are the
-#    partition's rows: keys that stay produce none);
-# then the summaries are merged: integer counts added, batches and fractions computed once.
-# The whole folder is one publication, as the CLI's (docs/plan.md, "Publication"): the
-# partitions write into the fresh temp sibling of a locked _PlanFolder, and only when every
-# partition and the merge succeeded is that tree swapped in; otherwise it is removed and
-# the old folder stays exactly as it was.
+# Count each partition, then write its moves-NNNNN.csv from its first row, merge the
+# summaries, and publish the folder as one unit: docs/python.md, "hrw.dask".
 
 def _part_options(o):
     return dict(replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],

@@ -61,19 +61,30 @@ void warn_distinct(const ClusterView& view, const PlaceOptions& options) {
     if (PyErr_WarnEx(PyExc_UserWarning, w->c_str(), 1) < 0) throw py::error_already_set();
 }
 
-// Contract §8: the request for `view` (and, for a plan, `to` as well): replicas, distinct
-// and partial as the caller gave them (None / False: not given), resolved against the
-// views' rules, validated, and the §8 warning issued.
+// Contract §8: the request for `view`: replicas, distinct and partial as the caller gave
+// them (None / False: not given), resolved against the view's rule, validated, and the §8
+// warning issued.
+ValidRequest view_request(const ClusterView& view, std::optional<long long> replicas,
+                          const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                          const std::string& engine = "simd") {
+  const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
+  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
+  const ValidRequest request = validate_request(view, options_for(view, asked, given));
+  warn_distinct(view, request.options());
+  return request;
+}
+
+// The same for one view, or for a plan's two (`to` as well).
 PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
                              std::optional<long long> replicas,
                              const std::optional<std::string>& distinct, bool partial,
                              unsigned threads, const std::string& engine = "simd") {
+  if (!to) return view_request(view, replicas, distinct, partial, threads, engine).options();
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
   const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
-  PlaceOptions o = to ? options_for_plan(view, *to, asked, given) : options_for(view, asked, given);
-  if (!to) validate_request(view, o);
+  const PlaceOptions o = options_for_plan(view, *to, asked, given);
   warn_distinct(view, o);
-  if (to) warn_distinct(*to, o);
+  warn_distinct(*to, o);
   return o;
 }
 
@@ -100,12 +111,13 @@ py::array_t<T> to_numpy(std::vector<T>&& values, std::vector<py::ssize_t> shape)
 py::array_t<std::uint32_t> place(const ViewPtr& view, py::handle keys, std::optional<long long> replicas,
                                  const std::optional<std::string>& distinct, bool partial,
                                  unsigned threads, const std::string& engine) {
-  const PlaceOptions options = request_options(*view, nullptr, replicas, distinct, partial, threads, engine);
+  const ValidRequest request = view_request(*view, replicas, distinct, partial, threads, engine);
+  const PlaceOptions& options = request.options();
   const PyKeys input(keys);
   Placement out;
   {
     py::gil_scoped_release release;
-    BatchPlacer(*view, options).place(input.view(), out);
+    BatchPlacer(request).place(input.view(), out);
   }
   const auto n = static_cast<py::ssize_t>(input.view().size());
   if (options.replicas == 1) return to_numpy(std::move(out.nodes), {n});

@@ -82,14 +82,10 @@ std::string parse_error_text(std::string what) {
   return what;
 }
 
-// Watches the parse as it goes: refuses a repeated key in one object (two readers could
-// keep different ones, so the view would depend on the JSON library) and nesting deeper
-// than the format needs (a 100,000-deep value must not exhaust the stack anywhere), and
-// knows where it is ("nodes[2].weight") for errors the parser raises without position.
-//
-// It is a SAX handler that builds the document with nlohmann's plain DOM builder: the
-// callback form of json::parse scans the parent array at the end of every object (to drop
-// discarded values), which is quadratic in the node count (minutes for 10^6 nodes).
+// Watches the parse: refuses a repeated key in one object (readers could keep different
+// ones) and nesting deeper than the format needs (no stack exhaustion), and knows where it
+// is ("nodes[2].weight") for the parser's errors. A SAX handler over nlohmann's DOM builder,
+// because json::parse's callback form is quadratic in the node count.
 class JsonGuard {
  public:
   JsonGuard(const std::string& source, json& doc) : source_(source), dom_(doc, true) {}

@@ -1,5 +1,6 @@
 #include "hrw/errors.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include "hrw/checked_sum.hpp"
@@ -44,5 +45,20 @@ InputError::InputError(Setting setting, std::string detail, Hint hint)
       setting_(setting),
       detail_(std::move(detail)),
       hint_(hint) {}
+
+std::string one_line(std::string_view message) {
+  std::string out;
+  for (const char c : message) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", b);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 }  // namespace hrw

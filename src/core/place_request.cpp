@@ -9,7 +9,7 @@
 
 namespace hrw {
 
-void validate_request(const ClusterView& view, const PlaceOptions& options) {
+ValidRequest validate_request(const ClusterView& view, const PlaceOptions& options) {
   const std::uint32_t r = options.replicas;
   if (r < 1) throw InputError(Setting::replica_count, fmt::format(" must be at least 1, got {}", r));
   if (r > view.size())
@@ -30,9 +30,11 @@ void validate_request(const ClusterView& view, const PlaceOptions& options) {
                      fmt::format(" {} is a label no node of {} carries ({})",
                                  quote_for_message(options.distinct_label), view.source(),
                                  view.label_list()));
-  if (options.distinct_label.empty() || options.allow_partial) return;
-  const std::uint32_t domains = view.domain_count(options.distinct_label);
-  if (domains < r) throw reference::too_few_domains(view, r, options.distinct_label, domains);
+  if (!options.distinct_label.empty() && !options.allow_partial) {
+    const std::uint32_t domains = view.domain_count(options.distinct_label);
+    if (domains < r) throw reference::too_few_domains(view, r, options.distinct_label, domains);
+  }
+  return ValidRequest(view, options);
 }
 
 std::optional<std::string> distinct_warning(const ClusterView& view, const PlaceOptions& options) {

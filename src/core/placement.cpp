@@ -145,9 +145,13 @@ void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
 
 }  // namespace
 
-BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options) {
+BatchPlacer::BatchPlacer(const ClusterView& view, const PlaceOptions& options)
+    : BatchPlacer(validate_request(view, options)) {}
+
+BatchPlacer::BatchPlacer(const ValidRequest& request) {
   apply_target_environment();
-  validate_request(view, options);
+  const ClusterView& view = request.view();
+  const PlaceOptions& options = request.options();
   auto c = std::make_unique<Compiled>();
   c->view = &view;
   c->options = options;
@@ -194,8 +198,18 @@ struct PairPlacer::Fused {
 };
 
 PairPlacer::PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options)
-    : a_(a, options), b_(b, options), options_(options) {
-  if (options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
+    : PairPlacer(validate_request(a, options), validate_request(b, options)) {}
+
+PairPlacer::PairPlacer(const ValidRequest& ra, const ValidRequest& rb)
+    : a_(ra), b_(rb), options_(ra.options()) {
+  const ClusterView &a = ra.view(), &b = rb.view();
+  const PlaceOptions &options = options_, &options_b = rb.options();
+  // One fused walk places both views by one request: requests that differ place twice.
+  const bool alike = options.replicas == options_b.replicas &&
+                     options.distinct_label == options_b.distinct_label &&
+                     options.allow_partial == options_b.allow_partial &&
+                     options.engine == options_b.engine && options.with_scores == options_b.with_scores;
+  if (!alike || options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
       !kernels::can_fuse(a, b))
     return;
   auto f = std::make_unique<Fused>();

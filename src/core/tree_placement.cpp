@@ -1,15 +1,7 @@
 // Hierarchical batch placement (contract §6) with no kernel of its own: every choice is
-// kernels::run_batch over a small plan (one per bucket). A chunk's keys are hashed once
-// (seed ‖ key, reused at every level), choose their top-level buckets together, then are
-// grouped by the bucket they chose (a counting sort of item indices) so that each group
-// runs its bucket's plan on contiguous states, level by level down to the nodes.
-//
-// Top-R on the tree ranking: the first R level-c entities in depth-first order lie under
-// the first R of level c - 1, and under each of those among its best min(R, children)
-// children. So each key keeps a list of at most R entities per level (the concatenation
-// of its parents' choices, in list order, cut at R) down to the level where the result is
-// decided: the distinct label's level (then the best node under each of those buckets, one
-// choice per level), or the nodes for plain top-R.
+// kernels::run_batch over a small plan per bucket, keys grouped by the bucket they chose,
+// level by level; top-R keeps at most R entities per level. docs/hierarchy.md, "The batch
+// engine".
 #include "tree_placement.hpp"
 
 #include <algorithm>

@@ -39,7 +39,6 @@ KeyInput BulkOptions::key_input() const {
 }
 
 PlaceOptions BulkOptions::place_options() const {
-  if (replicas < 1) throw InputError(fmt::format("--replicas must be at least 1, got {}", replicas));
   PlaceOptions o;
   o.replicas = replicas;
   o.distinct_label = distinct;

@@ -29,10 +29,8 @@ ClusterView ClusterOptions::load() const {
   return ClusterView(std::move(spec));
 }
 
-PlaceOptions request_for(const ClusterView& view, const PlaceOptions& flags, GivenSettings given) {
-  PlaceOptions o = options_for(view, flags, given);
-  validate_request(view, o);
-  return o;
+ValidRequest request_for(const ClusterView& view, const PlaceOptions& flags, GivenSettings given) {
+  return validate_request(view, options_for(view, flags, given));
 }
 
 void warn_distinct(const ClusterView& view, const PlaceOptions& options) {

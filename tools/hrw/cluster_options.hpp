@@ -27,7 +27,7 @@ void add_cluster_options(CLI::App& sub, ClusterOptions& options);
 
 // Contract §8 for one view: the request its rule and the flags give (a contradicting flag
 // is refused), validated. Warnings are not printed here: see warn_distinct.
-PlaceOptions request_for(const ClusterView& view, const PlaceOptions& flags, GivenSettings given);
+ValidRequest request_for(const ClusterView& view, const PlaceOptions& flags, GivenSettings given);
 // The §8 warning line, when some but not all nodes lack the distinct label.
 void warn_distinct(const ClusterView& view, const PlaceOptions& options);
 

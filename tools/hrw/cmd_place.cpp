@@ -39,14 +39,14 @@ Runner add_place(CLI::App& app) {
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();
-    job.place = request_for(view, args->bulk.place_options(), BulkOptions::given(*sub));
-    warn_distinct(view, job.place);
+    const ValidRequest request = request_for(view, args->bulk.place_options(), BulkOptions::given(*sub));
+    warn_distinct(view, request.options());
     job.out = args->out;
     job.stats = args->stats;
     ProgressLine progress;
     if (!args->bulk.quiet) job.progress = progress.callback();
     bool has_bytes = false, has_requests = false;
-    const PlaceStats stats = run_place(view, job, has_bytes, has_requests);
+    const PlaceStats stats = run_place(request, job, has_bytes, has_requests);
     progress.finish();
     if (!args->bulk.quiet) eprint("{}", place_stats_table(stats, has_bytes, has_requests));
     return 0;

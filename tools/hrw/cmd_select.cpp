@@ -3,13 +3,12 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
-#include "hrw/hierarchy.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/output.hpp"
 #include "hrw/process.hpp"
 #include "hrw/select.hpp"
 
@@ -25,64 +24,6 @@ struct SelectArgs {
   std::string format = "table";
 };
 
-// Hierarchical views: at each level, the buckets under the chosen parent by score, the
-// chosen one starred; then the nodes of the chosen last-level bucket lead the ranking.
-void print_path(const ClusterView& view, const Selection& selection) {
-  const Hierarchy* h = view.hierarchy();
-  if (!h) return;
-  std::vector<std::uint32_t> candidates(h->level(0).size());
-  for (std::uint32_t i = 0; i < candidates.size(); ++i) candidates[i] = i;
-  for (std::size_t j = 0; j < h->depth(); ++j) {
-    std::vector<reference::BucketScore> scored;
-    for (std::uint32_t b : candidates)
-      scored.push_back(reference::score_bucket(view, selection.key, j, b));
-    std::sort(scored.begin(), scored.end(), [&](const auto& x, const auto& y) {
-      return reference::bucket_ranks_before(view, x, y);
-    });
-    fmt::print("  level {} \"{}\": bucket, weight W, score u^(1/W)\n", j + 1, h->labels()[j]);
-    const std::uint32_t chosen = selection.path[j].bucket;
-    for (const auto& s : scored) {
-      const Bucket& b = h->level(j)[s.bucket];
-      fmt::print("  {} {}  {}  {:.17g}\n", s.bucket == chosen ? "*" : " ", b.name, b.weight,
-                 s.score);
-    }
-    candidates = h->level(j)[chosen].children;
-  }
-}
-
-int print_table(const ClusterView& view, const SelectArgs& a, const Selection& selection) {
-  const auto& ranking = selection.ranking;
-  fmt::print("key \"{}\"  seed \"{}\"  hash {}  version {}  {}\n", a.key, view.seed(),
-             to_string(view.hash()), view.version(), view.weighted() ? "weighted" : "unweighted");
-  print_path(view, selection);
-  std::size_t width = 4;
-  for (auto& n : view.nodes()) width = std::max(width, n.id.size());
-  if (view.weighted())
-    fmt::print("  {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22}\n", "rank", "node", width, "fnv1a",
-               "r", "weight", "score u^(1/w)");
-  else
-    fmt::print("  {:>4}  {:<{}}  {:>10}  {:>10}\n", "rank", "node", width, "fnv1a", "score r");
-  for (std::size_t i = 0; i < ranking.size(); ++i) {
-    const auto& s = ranking[i];
-    const char* mark = i == 0 ? "*" : " ";
-    if (view.weighted())
-      fmt::print("{} {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22.17g}\n", mark, i + 1,
-                 view.node(s.node).id, width, s.fnv, s.r, view.node(s.node).weight, s.score);
-    else
-      fmt::print("{} {:>4}  {:<{}}  {:>10}  {:>10}\n", mark, i + 1, view.node(s.node).id, width,
-                 s.fnv, s.r);
-  }
-  fmt::print("owner: {}\n", view.node(ranking.front().node).id);
-  if (selection.replicas) {
-    std::vector<std::string> ids;
-    for (auto n : selection.replica_nodes) ids.push_back(view.node(n).id);
-    fmt::print("replicas ({}{}): {}{}\n", selection.replicas,
-               selection.distinct.empty() ? "" : ", distinct " + selection.distinct, fmt::join(ids, ", "),
-               selection.partial ? "  [PARTIAL]" : "");
-  }
-  return 0;
-}
-
 }  // namespace
 
 Runner add_select(CLI::App& app) {
@@ -96,7 +37,6 @@ Runner add_select(CLI::App& app) {
   sub->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "json"}));
   return [args, sub]() -> int {
-    if (!args->distinct.empty() && args->replicas == 0) args->replicas = 1;
     const ClusterView view = args->cluster.load();
     const Selection selection =
         select_key(view, args->key, {args->replicas, args->distinct, args->partial});
@@ -105,7 +45,8 @@ Runner add_select(CLI::App& app) {
       fmt::print("{}\n", selection_json(view, selection));
       return 0;
     }
-    return print_table(view, *args, selection);
+    fmt::print("{}", selection_table(view, selection));
+    return 0;
   };
 }
 

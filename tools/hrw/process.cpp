@@ -36,21 +36,6 @@ void install_signal_cleanup() {
 
 int deferred_signal() { return g_deferred; }
 
-std::string one_line(std::string_view message) {
-  std::string out;
-  for (const char c : message) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b < 0x20 || b == 0x7F) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", b);
-      out += hex;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void print_stderr(std::string_view text) noexcept {
   if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "hrw/errors.hpp"
+
 namespace hrw::cli {
 
 // SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE remove every live temp file and exit
@@ -17,8 +19,8 @@ int deferred_signal();
 // and must not turn into an exception (or an abort while reporting another error).
 void print_stderr(std::string_view text) noexcept;
 
-// `message` as one line: any control byte left in it (a path holding a newline) escaped.
-std::string one_line(std::string_view message);
+// `message` as one line (errors.hpp): the CLI's messages and the library's reports agree.
+using hrw::one_line;
 
 template <typename... Args>
 void eprint(fmt::format_string<Args...> format, Args&&... args) {

@@ -39,11 +39,11 @@ std::atomic<std::uint64_t>* stage(StageTimes* times, std::atomic<std::uint64_t> 
 // of their ids once per key when they allow it.
 class Placers {
  public:
-  Placers(const std::vector<const ClusterView*>& views, const PlaceOptions& options) {
-    if (views.size() == 2)
-      pair_.emplace(*views[0], *views[1], options);
+  explicit Placers(const std::vector<ValidRequest>& requests) {
+    if (requests.size() == 2)
+      pair_.emplace(requests[0], requests[1]);
     else
-      for (const ClusterView* view : views) each_.emplace_back(*view, options);
+      for (const ValidRequest& request : requests) each_.emplace_back(request);
   }
   void place(const KeyBatch& keys, std::vector<Placement>& out) const {
     out.resize(pair_ ? 2 : each_.size());
@@ -124,13 +124,13 @@ void stream_pipelined(Stream& s, std::size_t threads) {
 
 }  // namespace
 
-void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
+void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
                        const StreamOptions& options, const ChunkHandlers& handlers) {
   StageClock wall(stage(options.times, &StageTimes::wall));
-  PlaceOptions per_chunk = options.place;
-  per_chunk.threads = 1;  // the parallelism is across chunks
-  Stream s{source, Placers(views, per_chunk), options.chunk_keys, handlers, options.times};
-  const unsigned threads = worker_threads(options.place.threads);
+  std::vector<ValidRequest> per_chunk;
+  for (const ValidRequest& r : requests) per_chunk.push_back(r.with_threads(1));  // the parallelism is across chunks
+  Stream s{source, Placers(per_chunk), options.chunk_keys, handlers, options.times};
+  const unsigned threads = worker_threads(requests.front().options().threads);
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
   arena.execute([&] { stream_pipelined(s, static_cast<std::size_t>(arena.max_concurrency())); });

@@ -15,7 +15,6 @@
 namespace hrw {
 
 struct StreamOptions {
-  PlaceOptions place;
   std::size_t chunk_keys = kDefaultChunkKeys;
   StageTimes* times = nullptr;  // filled when not null
 };
@@ -58,7 +57,8 @@ class PerChunk {
 // place (and digest) different chunks while one of them reads the next, so the kernels
 // are not idle while the input is parsed. Memory: two chunks per thread, whatever the
 // input. threads == 1 runs everything on the calling thread, one chunk after another.
-void stream_placements(KeySource& source, const std::vector<const ClusterView*>& views,
+// One request per view (each its view's options); the first one's threads are used.
+void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
                        const StreamOptions& options, const ChunkHandlers& handlers);
 
 }  // namespace hrw

@@ -1,42 +1,10 @@
-// hrw select's audit of one key (select.hpp): the selection, and its JSON form.
-#include <algorithm>
-
+// hrw select's audit of one key as JSON (output.hpp); the selection is src/jobs/select/.
 #include <nlohmann/json.hpp>
 
 #include "hrw/hierarchy.hpp"
-#include "hrw/placement.hpp"
-#include "hrw/select.hpp"
+#include "hrw/output.hpp"
 
 namespace hrw {
-
-Selection select_key(const ClusterView& view, std::string_view key, const SelectRequest& request) {
-  Selection s;
-  s.key = std::string(key);
-  s.replicas = request.replicas == 0 && !request.distinct.empty() ? 1 : request.replicas;
-  PlaceOptions options;
-  options.replicas = std::max<std::uint32_t>(s.replicas, 1);
-  options.distinct_label = request.distinct;
-  options.allow_partial = request.partial;
-  options = options_for(view, options,
-                        {request.replicas != 0, !request.distinct.empty(), request.partial});
-  if (view.rule()) s.replicas = options.replicas;  // the rule's replicas are always shown
-  s.distinct = options.distinct_label;
-  if (s.replicas) {
-    validate_request(view, options);
-    s.warning = distinct_warning(view, options);
-    if (options.distinct_label.empty()) {
-      s.replica_nodes = reference::top_r(view, key, s.replicas);
-    } else {
-      auto d = reference::top_r_distinct(view, key, s.replicas, options.distinct_label,
-                                         options.allow_partial);
-      s.replica_nodes = std::move(d.nodes);
-      s.partial = d.partial;
-    }
-  }
-  s.ranking = reference::rank(view, key);
-  if (view.hierarchy()) s.path = reference::owner_path(view, key);
-  return s;
-}
 
 std::string selection_json(const ClusterView& view, const Selection& s) {
   nlohmann::ordered_json out;

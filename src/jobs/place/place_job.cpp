@@ -12,7 +12,13 @@ namespace hrw {
 
 PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_bytes,
                      bool& has_requests) {
-  validate_request(view, job.place);
+  return run_place(validate_request(view, job.place), job, has_bytes, has_requests);
+}
+
+PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has_bytes,
+                     bool& has_requests) {
+  const ClusterView& view = request.view();
+  const std::uint32_t replicas = request.options().replicas;
   KeySource source(job.keys.path, job.keys.resolved_format());
   has_bytes = source.has_bytes();
   has_requests = source.has_requests();
@@ -20,8 +26,8 @@ PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_byt
   std::optional<AtomicFile> stats_file;
   if (!job.stats.empty()) stats_file.emplace(job.stats);
 
-  const PlacementCsv csv(view, job.place.replicas, has_bytes, has_requests);
-  PlaceStats stats(view, job.place.replicas);
+  const PlacementCsv csv(view, replicas, has_bytes, has_requests);
+  PlaceStats stats(view, replicas);
   out.write(csv.header());
   PerChunk<std::string> rows;  // formatted in the digest step, written in order
   ChunkHandlers handlers;
@@ -37,7 +43,7 @@ PlaceStats run_place(const ClusterView& view, const PlaceJob& job, bool& has_byt
     if (job.progress)
       job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
   };
-  stream_placements(source, {&view}, {job.place, job.keys.chunk_keys}, handlers);
+  stream_placements(source, {request}, {job.keys.chunk_keys}, handlers);
   if (stats.read().keys != source.keys_read())
     throw std::logic_error(fmt::format("place: {} keys read but {} placed", source.keys_read(),
                                        stats.read().keys));

@@ -123,15 +123,17 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
                          const std::function<MoveSink*(const PlanBuilder&)>& make_sink,
                          const std::function<void()>& after_chunk) {
   place.replicas = current.reader().replicas();
-  try {
-    validate_request(to, place);
-  } catch (const InputError& e) {
-    // The replica count is the placement's (its replica columns), not a setting the caller
-    // gave: the message names the file, never the setting.
-    if (e.setting() != Setting::replica_count || given_replicas) throw;
-    throw InputError(fmt::format("{}: the placement's replica count{}", current.reader().name(), e.detail()));
-  }
-  const BatchPlacer placer(to, place);
+  const ValidRequest request = [&] {
+    try {
+      return validate_request(to, place);
+    } catch (const InputError& e) {
+      // The replica count is the placement's (its replica columns), not a setting the caller
+      // gave: the message names the file, never the setting.
+      if (e.setting() != Setting::replica_count || given_replicas) throw;
+      throw InputError(fmt::format("{}: the placement's replica count{}", current.reader().name(), e.detail()));
+    }
+  }();
+  const BatchPlacer placer(request);
   PlanBuilder plan(current.view(), to, place.replicas, batch_size);
   MoveSink* sink = make_sink(plan);
   current.rewind();

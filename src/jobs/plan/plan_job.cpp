@@ -17,11 +17,11 @@ namespace {
 
 // Streams a plan from `from` to `to`; the moves go to `sink(plan)` (none when it returns
 // null), `after_chunk` runs after each chunk in input order.
-PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySource& source,
+PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySource& source,
                         const StreamOptions& options, std::uint64_t batch_size,
                         const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
                         const std::function<void(const ChunkWork&)>& after_chunk) {
-  PlanBuilder plan(from, to, options.place.replicas, batch_size);
+  PlanBuilder plan(from.view(), to.view(), from.options().replicas, batch_size);
   MoveSink* sink = sink_for(plan);
   PerChunk<PlanChunk> counted;
   ChunkHandlers handlers;
@@ -31,7 +31,7 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
     plan.add(work, counted[work], sink);
     if (after_chunk) after_chunk(work);
   };
-  stream_placements(source, {&from, &to}, options, handlers);
+  stream_placements(source, {from, to}, options, handlers);
   // Checked before anything is published: a plan that does not add up is never written.
   return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
 }
@@ -41,7 +41,8 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
                          const PlaceOptions& place, const ProgressCallback& progress) {
   KeySource source(keys.path, keys.resolved_format());
-  return stream_plan(from, to, source, {place, keys.chunk_keys}, 1,
+  return stream_plan(validate_request(from, place), validate_request(to, place), source,
+                     {keys.chunk_keys}, 1,
                      [](const PlanBuilder&) { return nullptr; },
                      [&](const ChunkWork& work) {
                        if (progress)
@@ -51,19 +52,16 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
-  validate_request(from, job.place);
-  validate_request(to, job.place);
+  const ValidRequest a = validate_request(from, job.place), b = validate_request(to, job.place);
   PlanFolder folder(job.out_dir);
   plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
-  PlanSummary summary = plan_detail::write_plan(from, to, job, out);
+  PlanSummary summary = plan_detail::write_plan(a, b, job, out);
   folder.publish();
   return summary;
 }
 
-PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job,
+PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest& to, const PlanJob& job,
                                     PlanOutputs& out) {
-  validate_request(from, job.place);
-  validate_request(to, job.place);
   KeySource source(job.keys.path, job.keys.resolved_format());
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
@@ -71,7 +69,7 @@ PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& 
   if (job.limits.node_bandwidth && !source.has_bytes())
     throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", source.name()));
   PlanSummary summary = stream_plan(
-      from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
+      from, to, source, {job.keys.chunk_keys, job.times}, job.batch_size,
       [&](const PlanBuilder& plan) {
         return &out.start(plan.ids(), source.has_bytes(), source.has_requests());
       },

@@ -79,7 +79,7 @@ class PlanOutputs {
 };
 
 // Streams the plan from `from` to `to` of job.keys into `out` and commits its files (the
-// folder's publication is the caller's).
-PlanSummary write_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job, PlanOutputs& out);
+// folder's publication is the caller's). job.place is not read: the requests carry it.
+PlanSummary write_plan(const ValidRequest& from, const ValidRequest& to, const PlanJob& job, PlanOutputs& out);
 
 }  // namespace hrw::plan_detail

@@ -1,20 +1,6 @@
-// Staged plans: a path of views from A to B and the steps along it.
-//
-// The path. Growth first: every node whose weight rises (or that only B has) follows
-// w(λ) = max(w_A, λ·w_B) as λ goes from λ0 = min w_A/w_B (nothing raised yet) to 1 (all at
-// w_B). The raised nodes always stand in B's ratios to each other, so a key that moves
-// onto one of them has reached its B owner and never moves again: an add-only or
-// raise-only change moves every key at most once, as the direct plan does. Shrinkage then
-// runs the same path backwards from B: every node whose weight falls follows
-// w(μ) = max(w_B, μ·w_W) (W: A after the growth) as μ goes from 1 down to min w_B/w_W,
-// and a node only A has is removed at the end of its ramp (its weight reaches 0).
-// Why growth before shrinkage: the raised nodes take their keys while every node still
-// holds its own, so no node is drained before the capacity that receives its keys exists,
-// and a key leaving a shrinking node never lands on a node that is still to grow past it.
-//
-// The steps. From the current point p on the path (0..1 growth, 1..2 shrinkage), the next
-// point is the farthest one whose plan, measured by placing every key in both views,
-// moves at most F of the keys (or bytes): bisection on p', one placement pass per probe.
+// Staged plans: a path of views from A to B (growth first, then shrinkage) and the steps
+// along it, each the farthest point whose plan moves at most F (bisection); the path, why
+// growth comes first and how steps are chosen: docs/plan.md, "Staged plans".
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -229,7 +215,8 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     }
     const ClusterView& step_from = previous ? *previous : from;
     plan_detail::PlanOutputs out(folder, sub, "", step.batch_size, step.limits, {&step_from, &view, step.transitions});
-    PlanSummary s = plan_detail::write_plan(step_from, view, step, out);
+    PlanSummary s = plan_detail::write_plan(validate_request(step_from, step.place),
+                                            validate_request(view, step.place), step, out);
     keys_before += s.read.keys;
     plan.steps.push_back({views[k], std::move(s)});
     previous.emplace(std::move(view));

@@ -1,16 +1,6 @@
-// Edge colouring of a bipartite multigraph given by pair multiplicities, without
-// expanding the multiplicities (a pair may carry millions of moves):
-//  1. pad the graph with dummy edges until every sender-side and receiver-side vertex has
-//     degree Δ (the two sides' deficits add up to the same total, so a two-pointer walk
-//     over deficient vertices fills them with at most 2n dummy pairs);
-//  2. a Δ-regular bipartite multigraph has a perfect matching (Hall); take one on the
-//     pairs still carrying weight, give it the next c colours where c is the smallest
-//     weight on it, subtract c (the graph stays regular, of degree Δ − c) and repair the
-//     matching by augmenting paths from the vertices whose pair ran out (Kuhn). Every
-//     step empties at least one pair, so there are at most (pairs + 2n) steps; this is
-//     the Birkhoff–von Neumann decomposition, König's theorem made constructive;
-//  3. each colour is a matching, so K consecutive colours send and receive at most K
-//     moves per node: round = colour / K.
+// Rounds under a per-node move limit: an edge colouring of the bipartite multigraph of
+// pair multiplicities, without expanding them (padding to Δ-regular, then perfect matchings
+// repaired by augmenting paths); round = colour / K. docs/plan.md, "Rounds".
 #include "plan/unit_rounds.hpp"
 
 #include <algorithm>
