@@ -194,8 +194,17 @@ struct PairPlacer::Fused {
 };
 
 PairPlacer::PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options)
-    : a_(a, options), b_(b, options), options_(options) {
-  if (options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
+    : PairPlacer(a, b, options, options) {}
+
+PairPlacer::PairPlacer(const ClusterView& a, const ClusterView& b, const PlaceOptions& options,
+                       const PlaceOptions& options_b)
+    : a_(a, options), b_(b, options_b), options_(options) {
+  // One fused walk places both views by one request: another rule in B places twice.
+  const bool alike = options.replicas == options_b.replicas &&
+                     options.distinct_label == options_b.distinct_label &&
+                     options.allow_partial == options_b.allow_partial &&
+                     options.engine == options_b.engine && options.with_scores == options_b.with_scores;
+  if (!alike || options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
       !kernels::can_fuse(a, b))
     return;
   auto f = std::make_unique<Fused>();

@@ -39,9 +39,10 @@ std::atomic<std::uint64_t>* stage(StageTimes* times, std::atomic<std::uint64_t> 
 // of their ids once per key when they allow it.
 class Placers {
  public:
-  Placers(const std::vector<const ClusterView*>& views, const PlaceOptions& options) {
+  Placers(const std::vector<const ClusterView*>& views, const PlaceOptions& options,
+          const PlaceOptions& second) {
     if (views.size() == 2)
-      pair_.emplace(*views[0], *views[1], options);
+      pair_.emplace(*views[0], *views[1], options, second);
     else
       for (const ClusterView* view : views) each_.emplace_back(*view, options);
   }
@@ -129,7 +130,9 @@ void stream_placements(KeySource& source, const std::vector<const ClusterView*>&
   StageClock wall(stage(options.times, &StageTimes::wall));
   PlaceOptions per_chunk = options.place;
   per_chunk.threads = 1;  // the parallelism is across chunks
-  Stream s{source, Placers(views, per_chunk), options.chunk_keys, handlers, options.times};
+  PlaceOptions second = options.place_second.value_or(options.place);
+  second.threads = 1;
+  Stream s{source, Placers(views, per_chunk, second), options.chunk_keys, handlers, options.times};
   const unsigned threads = worker_threads(options.place.threads);
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "hrw/bulk.hpp"
@@ -18,6 +19,9 @@ struct StreamOptions {
   PlaceOptions place;
   std::size_t chunk_keys = kDefaultChunkKeys;
   StageTimes* times = nullptr;  // filled when not null
+  // Two views placed by different rules (a plan migrating the rule, contract §8): the
+  // second view's request. nullopt: `place` for every view.
+  std::optional<PlaceOptions> place_second;
 };
 
 // A chunk in flight: its keys and its placement in every view. What a command computes

@@ -21,7 +21,7 @@ PlanSummary stream_plan(const ClusterView& from, const ClusterView& to, KeySourc
                         const StreamOptions& options, std::uint64_t batch_size,
                         const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
                         const std::function<void(const ChunkWork&)>& after_chunk) {
-  PlanBuilder plan(from, to, options.place.replicas, batch_size);
+  PlanBuilder plan(from, to, options.place, options.place_second.value_or(options.place), batch_size);
   MoveSink* sink = sink_for(plan);
   PerChunk<PlanChunk> counted;
   ChunkHandlers handlers;
@@ -52,7 +52,7 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
   validate_request(from, job.place);
-  validate_request(to, job.place);
+  validate_request(to, job.to_place());
   PlanFolder folder(job.out_dir);
   plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
   PlanSummary summary = plan_detail::write_plan(from, to, job, out);
@@ -63,7 +63,7 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
 PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job,
                                     PlanOutputs& out) {
   validate_request(from, job.place);
-  validate_request(to, job.place);
+  validate_request(to, job.to_place());
   KeySource source(job.keys.path, job.keys.resolved_format());
   if (job.limits.max_bytes_per_node && !source.has_bytes())
     throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
@@ -71,7 +71,7 @@ PlanSummary plan_detail::write_plan(const ClusterView& from, const ClusterView& 
   if (job.limits.node_bandwidth && !source.has_bytes())
     throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", source.name()));
   PlanSummary summary = stream_plan(
-      from, to, source, {job.place, job.keys.chunk_keys, job.times}, job.batch_size,
+      from, to, source, {job.place, job.keys.chunk_keys, job.times, job.place_to}, job.batch_size,
       [&](const PlanBuilder& plan) {
         return &out.start(plan.ids(), source.has_bytes(), source.has_requests());
       },
