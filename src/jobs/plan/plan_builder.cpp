@@ -85,6 +85,18 @@ std::optional<std::string> incompatibility_warning(const ClusterView& a, const C
       quote_for_message(b.seed()), to_string(b.hash()));
 }
 
+namespace {
+PlaceOptions with_replicas(std::uint32_t replicas) {
+  PlaceOptions o;
+  o.replicas = replicas;
+  return o;
+}
+}  // namespace
+
+PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
+                         std::uint64_t batch_size)
+    : PlanBuilder(from, to, with_replicas(replicas), with_replicas(replicas), batch_size) {}
+
 PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
                          const PlaceOptions& to_place, std::uint64_t batch_size)
     : from_(&from), to_(&to), from_rule_(rule_of(from_place)), to_rule_(rule_of(to_place)),

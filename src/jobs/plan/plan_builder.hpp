@@ -45,6 +45,8 @@ struct PlanChunk {
 // Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
 class PlanBuilder {
  public:
+  // Both views placed with `replicas` (no distinct label).
+  PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas, std::uint64_t batch_size);
   // Each view's request (the same one, or two rules when the plan migrates the rule).
   PlanBuilder(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
               const PlaceOptions& to_place, std::uint64_t batch_size);
