@@ -156,9 +156,9 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                     const std::string& engine) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   PartOptions options;
-  const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
-  options.place = requests.from;
-  if (!requests.same_rule()) options.place_to = requests.to;
+  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
+  options.place = rules.from;
+  if (!rules.same_rule()) options.place_to = rules.to;
   options.batch_size = static_cast<std::uint64_t>(batch_size);
   options.first_row = first_row;
   options.rows = rows;

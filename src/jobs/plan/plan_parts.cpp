@@ -95,6 +95,24 @@ LoadCounts minus(const LoadCounts& a, const LoadCounts& b) {
   return LoadCounts{a.keys - b.keys, a.bytes - b.bytes, a.requests - b.requests};
 }
 
+// "2", or "2 -> 3" for a plan that migrates the rule (contract §8).
+std::string replicas_text(const PlanSummary& s) {
+  return s.from_replicas == s.replicas ? std::to_string(s.replicas)
+                                       : fmt::format("{} -> {}", s.from_replicas, s.replicas);
+}
+
+// summary.json's from_rule / to_rule (contract §8); absent: `replicas`, no distinct label.
+PlacementRule rule_from(const json& in, const char* field, std::uint32_t replicas) {
+  PlacementRule r{replicas, "", false};
+  const auto it = in.find(field);
+  if (it == in.end()) return r;
+  if (!it->is_object()) throw InputError(fmt::format("plan summary: \"{}\" must be an object", field));
+  r.replicas = static_cast<std::uint32_t>(count(*it, "replicas"));
+  if (it->contains("distinct") && (*it)["distinct"].is_string()) r.distinct = (*it)["distinct"].get<std::string>();
+  if (it->contains("partial") && (*it)["partial"].is_boolean()) r.partial = (*it)["partial"].get<bool>();
+  return r;
+}
+
 // Node ids as summary.json shows them (bytes that are not UTF-8 become U+FFFD).
 std::string shown_id(const std::string& id) {
   return json::parse(json(id).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
@@ -146,6 +164,8 @@ PlanSummary parse_summary_json(std::string_view text) {
   s.replicas = static_cast<std::uint32_t>(count(in, "replicas"));
   // Contract §8: a plan that migrates the rule names A's replica count apart.
   s.from_replicas = in.contains("from_replicas") ? static_cast<std::uint32_t>(count(in, "from_replicas")) : s.replicas;
+  s.from_rule = rule_from(in, "from_rule", s.from_replicas);
+  s.to_rule = rule_from(in, "to_rule", s.replicas);
   s.batch_size = count(in, "batch_size");
   s.has_bytes = in.contains("bytes");
   s.has_requests = in.contains("requests");
@@ -181,7 +201,12 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
                             const std::vector<PlanSummary>& parts) {
   PlaceOptions place;
   place.replicas = replicas;
-  return merge_summaries(from, to, place, place, batch_size, parts);
+  PlanSummary total = merge_summaries(from, to, place, place, batch_size, parts);
+  if (!parts.empty()) {  // the rules the parts placed by (a distinct label included)
+    total.from_rule = parts.front().from_rule;
+    total.to_rule = parts.front().to_rule;
+  }
+  return total;
 }
 
 PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
@@ -201,8 +226,8 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, cons
                          total.from_version, total.to_version));
     if (part.replicas != total.replicas || part.from_replicas != total.from_replicas ||
         part.batch_size != total.batch_size)
-      refuse(fmt::format("has replicas {} -> {} and batch size {}, not {} -> {} and {}", part.from_replicas,
-                         part.replicas, part.batch_size, total.from_replicas, total.replicas, total.batch_size));
+      refuse(fmt::format("has replicas {} and batch size {}, not {} and {}", replicas_text(part), part.batch_size,
+                         replicas_text(total), total.batch_size));
     if (part.has_bytes != has_bytes || part.has_requests != has_requests)
       refuse("has other load columns (bytes, requests) than part 0");
     if (part.nodes.size() != total.nodes.size())
