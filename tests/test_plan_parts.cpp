@@ -53,7 +53,7 @@ PlanSummary whole_plan(const ClusterView& a, const ClusterView& b, const Keys& k
   if (loads) chunk.bytes = k.bytes, chunk.requests = k.requests;
   PlaceOptions ref = o;
   ref.engine = Engine::reference;
-  PlanBuilder builder(a, b, o.replicas, batch_size);
+  PlanBuilder builder(a, b, o, o, batch_size);  // both views by o (its rule is named in the summary)
   const MoveCsv csv(builder.ids(), loads, loads);
   BatchedMoveRows sink(csv, batch_size, rows);
   builder.add(chunk, place(a, chunk.keys, ref), place(b, chunk.keys, ref), &sink);

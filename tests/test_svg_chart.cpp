@@ -92,3 +92,58 @@ TEST_CASE("svg: xml_text replaces invalid UTF-8 and control bytes", "[svg]") {
   const std::string svg = hrw::svg::render("id \xFE\x02", {two_series_panel()});
   CHECK(xml_wellformedness_error(svg) == "");
 }
+
+// No legend over a label: every value label's box (its text's estimated extent, as the
+// chart estimates it: 11 px text at 6.6 px per char, scaled by font size) stays below the
+// plot's top, and every legend item above it, for panels whose tallest bars carry long
+// labels (grouped: vertical labels; alone: horizontal ones under a reference line's legend).
+TEST_CASE("svg: no legend is drawn over a value label (geometry of the emitted boxes)", "[svg]") {
+  for (int grouped = 0; grouped < 2; ++grouped) {
+    hrw::svg::BarPanel p;
+    p.title = "flows";
+    p.x_label = "node";
+    p.y_label = "keys moved (count)";
+    p.categories = {"node-1", "node-2", "node-10"};
+    p.series = {{"keys in", {90725, 1200, 88000}}};
+    if (grouped) p.series.push_back({"keys out", {91000.5, 100, 5}});
+    p.reference_line = 50000;
+    p.reference_label = "ideal";
+    const std::string svg = hrw::svg::render("t", {p});
+    auto attr = [](const std::string& tag, const std::string& name) {
+      const auto at = tag.find(" " + name + "=\"");
+      REQUIRE(at != std::string::npos);
+      const auto start = at + name.size() + 3;
+      return tag.substr(start, tag.find('"', start) - start);
+    };
+    // The plot's top: the y axis, the line from (78, top) down.
+    std::string axis_tag;
+    for (auto at = svg.find("<line x1=\"78.0\""); at != std::string::npos && axis_tag.empty();
+         at = svg.find("<line x1=\"78.0\"", at + 1)) {
+      const std::string tag = svg.substr(at, svg.find('>', at) - at);
+      if (attr(tag, "x2") == "78.0") axis_tag = tag;
+    }
+    REQUIRE(!axis_tag.empty());
+    const double plot_top = std::stod(attr(axis_tag, "y1"));
+    std::size_t values = 0, legend_items = 0;
+    for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+      const std::string tag = svg.substr(at, svg.find('>', at) - at);
+      const auto text_start = svg.find('>', at) + 1;
+      const std::string text = svg.substr(text_start, svg.find('<', text_start) - text_start);
+      const double y = std::stod(attr(tag, "y")), size = std::stod(attr(tag, "font-size"));
+      const double width = text.size() * 6.6 * size / 11;
+      const bool value_label = text.find_first_not_of("0123456789,.") == std::string::npos && !text.empty() &&
+                               (size == 9 || size == 10);
+      INFO(tag << ">" << text);
+      if (value_label) {
+        ++values;
+        const double top = tag.find("rotate") != std::string::npos ? y - width : y - size;
+        CHECK(top >= plot_top);
+      } else if (size == 11 && y < plot_top) {
+        ++legend_items;
+        CHECK(y <= plot_top);  // a legend item's baseline, its box above the plot
+      }
+    }
+    CHECK(values == 3u * p.series.size());
+    CHECK(legend_items == p.series.size() + 1);  // each series and the reference line
+  }
+}

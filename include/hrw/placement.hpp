@@ -92,10 +92,20 @@ struct GivenSettings {
 // the setting, the view's source, the rule's value and the given one. A view without a
 // rule: `asked` as it is.
 PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, GivenSettings given);
-// The same for a plan: options_for each view, validated; views that then place by different
-// rules are refused (a plan that migrates the rule itself is not implemented).
-PlaceOptions options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
+// The requests of a plan's two views (contract §8): each view by its own rule (a view
+// without one by `asked`). When they differ, the plan migrates the rule itself.
+struct PlanRequests {
+  PlaceOptions from, to;
+  bool same_rule() const {
+    return from.replicas == to.replicas && from.distinct_label == to.distinct_label &&
+           from.allow_partial == to.allow_partial;
+  }
+};
+// The same for a plan: options_for each view, each validated against its view.
+PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given);
+// The rule a request places by (for summaries).
+PlacementRule rule_of(const PlaceOptions& options);
 
 // A view compiled for the kernels (node-id trie, weights, domains) once, for placing
 // batch after batch with the same options: the streaming commands place thousands of

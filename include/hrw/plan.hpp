@@ -82,7 +82,9 @@ struct ScheduleSummary {
 struct PlanSummary {
   std::int64_t from_version = 0;
   std::int64_t to_version = 0;
-  std::uint32_t replicas = 1;
+  std::uint32_t replicas = 1;       // B's replica count: the unit of slot fractions
+  std::uint32_t from_replicas = 1;  // A's (differs when the plan migrates the rule, §8)
+  PlacementRule from_rule, to_rule;  // the rule each view placed by (contract §8)
   std::uint64_t batch_size = 0;
   LoadCounts read;    // every key read
   LoadCounts moved;   // keys whose owner (R = 1) or replica set (R > 1) changed
@@ -103,6 +105,8 @@ struct PlanSummary {
   };
   std::optional<TransitionCounts> transitions;
 
+  // Keys counted one node per key (R = 1 in both views); else replica slots (§7, §8).
+  bool single() const { return replicas == 1 && from_replicas == 1; }
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
   }
@@ -116,7 +120,8 @@ struct PlanSummary {
                      : 0.0;
   }
   // ½ Σ_i |slots_A(i) − slots_B(i)| / (R · keys): no assignment with these per-node slot
-  // counts moves fewer slots.
+  // counts moves fewer slots. When the replica counts differ (contract §8):
+  // Σ_i max(0, slots_B(i) − slots_A(i)) / (R_B · keys), the slots B must gain.
   double slot_ideal_fraction() const;
 };
 
@@ -125,6 +130,10 @@ struct PlanSummary {
 struct PlanJob {
   KeyInput keys;
   PlaceOptions place;
+  // B's request when B places by another rule than A (a migration of the rule, contract
+  // §8: options_for_plan); nullopt: `place` for both views.
+  std::optional<PlaceOptions> place_to;
+  const PlaceOptions& to_place() const { return place_to ? *place_to : place; }
   std::uint64_t batch_size = 1000;
   std::string out_dir;
   std::string svg;  // empty: none

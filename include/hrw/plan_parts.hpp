@@ -3,6 +3,7 @@
 // to exactly the summary of one `hrw plan` over all the keys in partition order.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,8 @@ struct KeyLoads {
 
 struct PartOptions {
   PlaceOptions place;
+  // B's request when B places by another rule (contract §8); nullopt: `place` for both.
+  std::optional<PlaceOptions> place_to;
   std::uint64_t batch_size = 1000;
   // moves.csv rows of the parts before this one: its batch numbers continue from them.
   std::uint64_t first_row = 0;
@@ -49,6 +52,10 @@ PlanSummary parse_summary_json(std::string_view text);
 // load columns (InputError otherwise). No parts: the plan of no keys.
 PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
                             std::uint32_t replicas, std::uint64_t batch_size,
+                            const std::vector<PlanSummary>& parts);
+// The same for a plan whose views place by their own requests (contract §8).
+PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
+                            const PlaceOptions& to_place, std::uint64_t batch_size,
                             const std::vector<PlanSummary>& parts);
 
 }  // namespace hrw

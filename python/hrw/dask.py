@@ -130,7 +130,8 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
 
 
 def _merge(view_a, view_b, o, summaries, written):
-    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries)
+    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
+                                 distinct=o["distinct"], partial=o["partial"])
 
 
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
@@ -151,8 +152,10 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     _check_view(view_b, "view_b")
     if not out:
         raise ValueError("out: give the output folder")
-    r = _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
-    o = dict(column=column, replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"],
+    # Refused now if bad; each view then places by its own rule (contract §8: a plan between
+    # two rules migrates the rule), so every part gets the arguments as given.
+    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
+    o = dict(column=column, replicas=replicas, distinct=distinct, partial=partial,
              threads=threads, batch_size=batch_size,
              bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
     _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now

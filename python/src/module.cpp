@@ -74,18 +74,24 @@ ValidRequest view_request(const ClusterView& view, std::optional<long long> repl
   return request;
 }
 
-// The same for one view, or for a plan's two (`to` as well).
+// The same for a plan's two views, each by its own rule.
+PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::optional<long long> replicas,
+                           const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                           const std::string& engine = "simd") {
+  const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
+  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
+  PlanRequests r = options_for_plan(view, to, asked, given);  // each view by its own rule
+  warn_distinct(view, r.from);
+  warn_distinct(to, r.to);
+  return r;
+}
+
 PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
                              std::optional<long long> replicas,
                              const std::optional<std::string>& distinct, bool partial,
                              unsigned threads, const std::string& engine = "simd") {
   if (!to) return view_request(view, replicas, distinct, partial, threads, engine).options();
-  const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
-  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
-  const PlaceOptions o = options_for_plan(view, *to, asked, given);
-  warn_distinct(view, o);
-  warn_distinct(*to, o);
-  return o;
+  return plan_requests(view, *to, replicas, distinct, partial, threads, engine).from;
 }
 
 // hrw.dask: the request a view (or a plan's two views) places by, as keyword values.
@@ -157,7 +163,9 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                     const std::string& engine) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   PartOptions options;
-  options.place = request_options(*from, to.get(), replicas, distinct, partial, threads, engine);
+  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
+  options.place = rules.from;
+  if (!rules.same_rule()) options.place_to = rules.to;
   options.batch_size = static_cast<std::uint64_t>(batch_size);
   options.first_row = first_row;
   options.rows = rows;
@@ -174,12 +182,16 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                         py::bytes(part.rows));
 }
 
-std::string merge(const ViewPtr& from, const ViewPtr& to, long long replicas, long long batch_size,
-                  const std::vector<std::string>& parts) {
+// `replicas`, `distinct`, `partial`: as given to the parts (None: not given); each view then
+// places by its own rule (contract §8), as in the parts.
+std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long long> replicas, long long batch_size,
+                  const std::vector<std::string>& parts, const std::optional<std::string>& distinct,
+                  bool partial) {
   std::vector<PlanSummary> summaries;
   for (const std::string& p : parts) summaries.push_back(parse_summary_json(p));
-  return summary_json(merge_summaries(*from, *to, static_cast<std::uint32_t>(replicas),
-                                      static_cast<std::uint64_t>(batch_size), summaries));
+  const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, 0);
+  const PlanRequests r = options_for_plan(*from, *to, asked, {replicas.has_value(), distinct.has_value(), partial});
+  return summary_json(merge_summaries(*from, *to, r.from, r.to, static_cast<std::uint64_t>(batch_size), summaries));
 }
 
 // bench/python_place.py: the C++ batch rate on the same keys and view, timed in C++:
@@ -241,7 +253,8 @@ void bind_functions(py::module_& m) {
         py::arg("partial") = false,
         "Contract §8: the replicas, distinct and partial a view (or two) places by.");
   m.def("_merge_summaries", &merge, py::arg("view_a"), py::arg("view_b"), py::arg("replicas"),
-        py::arg("batch_size"), py::arg("parts"));
+        py::arg("batch_size"), py::arg("parts"), py::kw_only(), py::arg("distinct") = py::none(),
+        py::arg("partial") = false);
   m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {
     return incompatibility_warning(*a, *b);
   });

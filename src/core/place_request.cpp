@@ -71,18 +71,16 @@ PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, Giv
   return o;
 }
 
-PlaceOptions options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
+PlacementRule rule_of(const PlaceOptions& options) {
+  return PlacementRule{options.replicas, options.distinct_label, options.allow_partial};
+}
+
+PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given) {
-  const PlaceOptions pa = options_for(a, asked, given), pb = options_for(b, asked, given);
-  validate_request(a, pa);
-  validate_request(b, pb);
-  const PlacementRule ra{pa.replicas, pa.distinct_label, pa.allow_partial};
-  const PlacementRule rb{pb.replicas, pb.distinct_label, pb.allow_partial};
-  if (!(ra == rb))
-    throw InputError(fmt::format("{} places keys by ({}) and {} by ({}): a plan that changes the "
-                                 "placement rule is not implemented yet",
-                                 a.source(), describe(ra), b.source(), describe(rb)));
-  return pa;
+  PlanRequests r{options_for(a, asked, given), options_for(b, asked, given)};
+  validate_request(a, r.from);
+  validate_request(b, r.to);
+  return r;
 }
 
 }  // namespace hrw

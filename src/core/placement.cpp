@@ -204,7 +204,7 @@ PairPlacer::PairPlacer(const ValidRequest& ra, const ValidRequest& rb)
     : a_(ra), b_(rb), options_(ra.options()) {
   const ClusterView &a = ra.view(), &b = rb.view();
   const PlaceOptions &options = options_, &options_b = rb.options();
-  // One fused walk places both views by one request: requests that differ place twice.
+  // One fused walk places both views by one request: another rule in B places twice.
   const bool alike = options.replicas == options_b.replicas &&
                      options.distinct_label == options_b.distinct_label &&
                      options.allow_partial == options_b.allow_partial &&

@@ -42,6 +42,12 @@ compare::NodeList load_view(const std::string& cluster_file, std::size_t count,
   if (!cluster_file.empty()) {
     ClusterSpec spec = load_cluster_file(cluster_file);
     if (hierarchy) apply_hierarchy_list(spec, *hierarchy);
+    // Contract §8 (docs/compare.md, "Rules"): every scheme is compared on owners; a rule
+    // that places owners (replicas 1, no distinct) is honoured, any other is refused.
+    if (spec.rule && (spec.rule->replicas != 1 || !spec.rule->distinct.empty()))
+      throw InputError(fmt::format("{}: compare measures owners (R = 1) for every scheme, and this view places "
+                                   "by its rule ({}); compare a copy without the rule, or plan it with hrw plan",
+                                   cluster_file, describe(*spec.rule)));
     return compare::node_list(spec);
   }
   if (hierarchy) throw InputError("compare: --hierarchy needs --from-cluster/--to-cluster (labelled nodes)");

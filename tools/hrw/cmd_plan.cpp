@@ -93,10 +93,9 @@ int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
   if (a.replicas_given) job.current.replicas = a.bulk.replicas;
   job.place = a.bulk.place_options();
-  if (to.rule()) {  // contract §8: the target's rule, flags agreeing
-    job.place = options_for(to, job.place, given);
-    job.current.replicas = job.place.replicas;
-  }
+  // Contract §8: the target places by its rule (flags agreeing); the placement keeps its
+  // own replica columns, so a plan back to a view of another rule (undo) is a migration.
+  if (to.rule()) job.place = options_for(to, job.place, given);
   warn_distinct(to, job.place);
   job.batch_size = a.batch_size;
   job.out_dir = a.out_dir;
@@ -194,16 +193,17 @@ Runner add_plan(CLI::App& app) {
     const ClusterView to(load_view(args->to, *args));
     // Contract §8: each view places by its rule (flags agreeing), or by the flags.
     const GivenSettings given = BulkOptions::given(*sub);
-    const PlaceOptions place_a = options_for_plan(from, to, args->bulk.place_options(), given);
-    warn_distinct(from, place_a);
-    warn_distinct(to, place_a);
+    const PlanRequests rules = options_for_plan(from, to, args->bulk.place_options(), given);
+    warn_distinct(from, rules.from);
+    warn_distinct(to, rules.to);
     // A staged plan refuses such views in one line of its own: no warning before it.
     if (!args->max_moved_fraction)
       if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
     if (args->kernel_only) return kernel_only(from, to, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
-    job.place = place_a;
+    job.place = rules.from;
+    if (!rules.same_rule()) job.place_to = rules.to;
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;

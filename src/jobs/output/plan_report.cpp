@@ -92,6 +92,14 @@ std::string duration_text(double seconds) {
   return fmt::format("{} h {} min ({:.0f} s)", total / 3600, total / 60 % 60, seconds);
 }
 
+static ordered_json rule_json(const PlacementRule& r) {
+  ordered_json out;
+  out["replicas"] = r.replicas;
+  out["distinct"] = r.distinct.empty() ? ordered_json(nullptr) : ordered_json(r.distinct);
+  out["partial"] = r.partial;
+  return out;
+}
+
 std::string summary_json(const PlanSummary& s) {
   ordered_json out;
   if (s.from_placement.empty())
@@ -100,10 +108,14 @@ std::string summary_json(const PlanSummary& s) {
     out["from_placement"] = s.from_placement;
   out["to_version"] = s.to_version;
   out["replicas"] = s.replicas;
+  if (s.from_replicas != s.replicas) out["from_replicas"] = s.from_replicas;
+  // Contract §8: the rule each view placed by (they differ when the plan migrates it).
+  out["from_rule"] = rule_json(s.from_rule);
+  out["to_rule"] = rule_json(s.to_rule);
   out["keys"] = s.read.keys;
   out["moved"] = s.moved.keys;
   out["stayed"] = s.stayed.keys;
-  if (s.replicas == 1) {
+  if (s.single()) {
     out["moved_fraction"] = s.moved_fraction();
     out["ideal_fraction"] = s.ideal_fraction;
     if (s.expected_fraction) out["expected_fraction"] = *s.expected_fraction;
@@ -130,7 +142,7 @@ std::string summary_json(const PlanSummary& s) {
   if (s.transitions)
     out["transitions"] = {{"copy", s.transitions->copies}, {"switch", s.transitions->switches},
                           {"retire", s.transitions->retires}};
-  out["units"] = s.replicas == 1 ? "keys" : "replica slots";
+  out["units"] = s.single() ? "keys" : "replica slots";
   auto& nodes = out["nodes"] = ordered_json::array();
   for (const NodeFlow& f : s.nodes) {
     ordered_json row;
@@ -153,7 +165,10 @@ std::string replicated_headline(const PlanSummary& s) {
   return fmt::format(
       "plan {} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
       "moves {} ({} of R x keys), slot ideal {}; keys whose replica set changed {} ({})",
-      from_name(s), s.to_version, s.replicas, s.read.keys, s.owner_changes.keys,
+      from_name(s), s.to_version,
+      s.from_replicas == s.replicas ? std::to_string(s.replicas)
+                                    : fmt::format("{} -> {}", s.from_replicas, s.replicas),
+      s.read.keys, s.owner_changes.keys,
       percent(s.owner_changes_fraction()), percent(s.ideal_fraction), s.rows,
       percent(s.slot_moves_fraction()), percent(s.slot_ideal_fraction()), s.moved.keys,
       percent(s.moved_fraction()));
@@ -161,7 +176,7 @@ std::string replicated_headline(const PlanSummary& s) {
 
 std::string summary_text(const PlanSummary& s) {
   std::string out =
-      s.replicas == 1
+      s.single()
           ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}{}\n", from_name(s),
                         s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
                         percent(s.ideal_fraction),
@@ -169,7 +184,9 @@ std::string summary_text(const PlanSummary& s) {
                             ? fmt::format(", expected for rendezvous {}", percent(*s.expected_fraction))
                             : "")
           : replicated_headline(s) + "\n";
-  const char* unit = s.replicas == 1 ? "keys" : "replica slots";
+  if (!(s.from_rule == s.to_rule))  // contract §8: a migration of the rule names both
+    out += fmt::format("  rule ({}) -> ({})\n", describe(s.from_rule), describe(s.to_rule));
+  const char* unit = s.single() ? "keys" : "replica slots";
   auto top = [&](const char* title, auto count) {
     std::vector<const NodeFlow*> order;
     for (const NodeFlow& f : s.nodes)
@@ -258,12 +275,12 @@ std::string plan_svg(const PlanSummary& s) {
   svg::BarPanel flows;
   flows.title = fmt::format("Flows per node, {} -> v{}", from_name(s), s.to_version);
   flows.x_label = "node";
-  flows.y_label = s.replicas == 1 ? "keys moved (count)" : "replica slots moved (count)";
+  flows.y_label = s.single() ? "keys moved (count)" : "replica slots moved (count)";
   svg::Series in{"in", {}}, out{"out", {}};
   svg::BarPanel load;
   load.title = "Load per node";
   load.x_label = "node";
-  load.y_label = s.replicas == 1 ? "keys owned (count)" : "replica slots held (count)";
+  load.y_label = s.single() ? "keys owned (count)" : "replica slots held (count)";
   svg::Series before{from_name(s), {}}, after{fmt::format("v{}", s.to_version), {}};
   std::vector<const NodeFlow*> shown;
   for (const NodeFlow& f : s.nodes) shown.push_back(&f);
@@ -293,7 +310,7 @@ std::string plan_svg(const PlanSummary& s) {
   flows.series = {in, out};
   load.series = {before, after};
   const std::string title =
-      s.replicas == 1 ? fmt::format("hrw plan: {} moved ({}), ideal {}", s.moved.keys,
+      s.single() ? fmt::format("hrw plan: {} moved ({}), ideal {}", s.moved.keys,
                                     percent(s.moved_fraction()), percent(s.ideal_fraction))
                       : fmt::format("hrw plan, R = {}: owner changes {} (ideal {}); slot moves {} "
                                     "(ideal {}); sets changed {}",

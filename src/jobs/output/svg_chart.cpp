@@ -135,10 +135,22 @@ class PanelWriter {
       for (double v : s.values)
         if (std::isfinite(v)) top = std::max(top, v);
     if (!(top > 0)) top = 1;
-    // Headroom for the value printed above the tallest bar (vertical when bars are grouped).
-    const double headroom = p_.series.size() > 1 ? 1.15 : 1.05;
+    // Headroom for the value printed above each bar (vertical when bars are grouped), so that
+    // no value label reaches above the plot into the legend row: a label h px tall above a
+    // bar of value v needs v / axis max <= (H - h) / H.
+    double headroom = p_.series.size() > 1 ? 1.15 : 1.05;
+    for (const auto& s : p_.series)
+      for (double v : s.values)
+        if (std::isfinite(v) && v > 0 && top > 0)
+          headroom = std::max(headroom, v / top * kPlotHeight / (kPlotHeight - value_label_height(v)));
     step_ = tick_step(top * headroom);
     return std::ceil(top * headroom / step_ - 1e-9) * step_;
+  }
+  // Height above its bar of a value's label: 3 px gap plus the text (10 px font
+  // horizontally; vertically its estimated width at 9 px, 0.82 of kCharWidth per char).
+  double value_label_height(double v) const {
+    if (p_.series.size() == 1) return 3 + 10;
+    return 3 + static_cast<double>(value_text(v).size()) * kCharWidth * 9 / 11;
   }
   double y_of(double v) const {
     return plot_bottom_ - std::clamp(v, 0.0, y_max_) / y_max_ * kPlotHeight;

@@ -122,7 +122,12 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
                          bool given_replicas, std::uint64_t batch_size,
                          const std::function<MoveSink*(const PlanBuilder&)>& make_sink,
                          const std::function<void()>& after_chunk) {
-  place.replicas = current.reader().replicas();
+  // A view with a rule places by it (contract §8), whatever the placement's replica
+  // count (a plan back to a view of another rule is a migration); without one, B gets the
+  // placement's count.
+  if (!to.rule()) place.replicas = current.reader().replicas();
+  PlaceOptions now_place;  // the placement's own: its replica columns, no rule
+  now_place.replicas = current.reader().replicas();
   const ValidRequest request = [&] {
     try {
       return validate_request(to, place);
@@ -134,7 +139,7 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
     }
   }();
   const BatchPlacer placer(request);
-  PlanBuilder plan(current.view(), to, place.replicas, batch_size);
+  PlanBuilder plan(current.view(), to, now_place, place, batch_size);
   MoveSink* sink = make_sink(plan);
   current.rewind();
   KeyChunk chunk;
@@ -198,12 +203,19 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   CurrentPlacement current(job.current, temp, job.progress);
   // Contract §8: the plan's views place by their own rule, as the plan that wrote them did;
   // the placement's replica count and the flags must agree with it.
+  // A view without a rule takes the placement's replica count; a plan that migrates the
+  // rule (each view by its own, §8) is checked against a placement with room for the larger
+  // set (a key not yet moved leaves the extra columns empty).
   PlaceOptions asked = job.place;
   asked.replicas = current.reader().replicas();
-  const PlaceOptions place =
-      options_for_plan(from, to, asked, {true, !asked.distinct_label.empty(), asked.allow_partial});
-  const BatchPlacer in_a(from, place), in_b(to, place);
-  const std::uint32_t r = place.replicas;
+  const bool both_ruled = from.rule() && to.rule();
+  const PlanRequests place = options_for_plan(
+      from, to, asked, {!both_ruled, !asked.distinct_label.empty(), asked.allow_partial});
+  const BatchPlacer in_a(from, place.from), in_b(to, place.to);
+  const std::uint32_t r = current.reader().replicas();
+  if (r < std::max(place.from.replicas, place.to.replicas))
+    throw InputError(fmt::format("{}: {} replica column(s), but the plan's views hold {} and {} replicas",
+                                 current.reader().name(), r, place.from.replicas, place.to.replicas));
 
   ProgressCheck out;
   out.placement = current.reader().name();
@@ -241,7 +253,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
       // holders (a placement file has R columns; the copies are in transitions.csv).
       auto expected = [&](std::vector<std::string_view>& ids) {
         ids.clear();
-        for (std::uint32_t k = 0; k < r; ++k)
+        for (std::uint32_t k = 0; k < p.replicas; ++k)
           if (const std::uint32_t n = p.node(i, k); n != kNoNode) ids.push_back(view.node(n).id);
       };
       expected(want);

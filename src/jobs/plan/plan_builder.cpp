@@ -45,10 +45,15 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 
 double PlanSummary::slot_ideal_fraction() const {
   if (read.keys == 0) return 0.0;
+  const double slots = static_cast<double>(replicas) * static_cast<double>(read.keys);
   std::uint64_t diff = 0;
+  if (from_replicas != replicas) {  // contract §8: the slots B gains, over R_B · keys
+    for (const NodeFlow& f : nodes) diff += f.after.keys > f.before.keys ? f.after.keys - f.before.keys : 0;
+    return static_cast<double>(diff) / slots;
+  }
   for (const NodeFlow& f : nodes)
     diff += f.before.keys > f.after.keys ? f.before.keys - f.after.keys : f.after.keys - f.before.keys;
-  return 0.5 * static_cast<double>(diff) / (static_cast<double>(replicas) * static_cast<double>(read.keys));
+  return 0.5 * static_cast<double>(diff) / slots;
 }
 
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
@@ -80,16 +85,29 @@ std::optional<std::string> incompatibility_warning(const ClusterView& a, const C
       quote_for_message(b.seed()), to_string(b.hash()));
 }
 
+namespace {
+PlaceOptions with_replicas(std::uint32_t replicas) {
+  PlaceOptions o;
+  o.replicas = replicas;
+  return o;
+}
+}  // namespace
+
 PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
                          std::uint64_t batch_size)
-    : from_(&from), to_(&to), replicas_(replicas), batch_size_(std::max<std::uint64_t>(batch_size, 1)),
+    : PlanBuilder(from, to, with_replicas(replicas), with_replicas(replicas), batch_size) {}
+
+PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
+                         const PlaceOptions& to_place, std::uint64_t batch_size)
+    : from_(&from), to_(&to), from_rule_(rule_of(from_place)), to_rule_(rule_of(to_place)),
+      from_replicas_(from_place.replicas), replicas_(to_place.replicas), batch_size_(std::max<std::uint64_t>(batch_size, 1)),
       ids_(union_ids(from, to)), from_union_(to_union(from, ids_)), to_union_(to_union(to, ids_)),
       flows_(ids_.size()) {
   for (std::size_t u = 0; u < ids_.size(); ++u) flows_[u].id = ids_[u];
 }
 
 bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
-  return replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty();
+  return replicas_ == 1 && from_replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty();
 }
 
 void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state) const {
@@ -110,7 +128,7 @@ void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placem
     PlanChunk state;
     count_keys(chunk, from, to, state);
     fold_keys(chunk, from, to, state, moves);
-  } else if (replicas_ == 1) {
+  } else if (replicas_ == 1 && from_replicas_ == 1) {
     add_loads(chunk, from, to, moves);
   } else {
     for (std::size_t i = 0; i < chunk.size(); ++i) {
@@ -218,10 +236,10 @@ void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Pla
                                  const Placement& to, MoveSink* moves) {
   set_a_.clear();
   set_b_.clear();
-  for (std::uint32_t r = 0; r < replicas_; ++r) {
+  for (std::uint32_t r = 0; r < from_replicas_; ++r)
     if (const std::uint32_t n = from.node(i, r); n != kNoNode) set_a_.push_back(from_union_[n]);
+  for (std::uint32_t r = 0; r < replicas_; ++r)
     if (const std::uint32_t n = to.node(i, r); n != kNoNode) set_b_.push_back(to_union_[n]);
-  }
   std::uint32_t source = set_a_.front();  // A's owner, unless a node keeps its replica
   for (std::uint32_t n : set_a_)
     if (contains(set_b_, n)) {
@@ -272,7 +290,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
     sum_in += f.in;
     sum_out += f.out;
   }
-  if (replicas_ == 1 && (!(sum_in == moved_) || !(sum_out == moved_)))
+  if (replicas_ == 1 && from_replicas_ == 1 && (!(sum_in == moved_) || !(sum_out == moved_)))
     fail(fmt::format("sum in {} / sum out {} != moved {}", sum_in.keys, sum_out.keys, moved_.keys));
   if (sum_in.keys != rows_) fail(fmt::format("{} move rows for {} slots gained", rows_, sum_in.keys));
 
@@ -280,15 +298,18 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.from_version = from_->version();
   s.to_version = to_->version();
   s.replicas = replicas_;
+  s.from_replicas = from_replicas_;
+  s.from_rule = from_rule_;
+  s.to_rule = to_rule_;
   s.batch_size = batch_size_;
   s.read = read_;
   s.moved = moved_;
   s.stayed = stayed_;
-  s.owner_changes = replicas_ == 1 ? moved_ : owner_changes_;
+  s.owner_changes = s.single() ? moved_ : owner_changes_;
   s.rows = rows_;
   s.batches = rows_ / batch_size_ + (rows_ % batch_size_ != 0);
   s.ideal_fraction = ideal_fraction(*from_, *to_);
-  if (replicas_ == 1) s.expected_fraction = expected_fraction(*from_, *to_);
+  if (s.single()) s.expected_fraction = expected_fraction(*from_, *to_);
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;
   s.nodes = flows_;

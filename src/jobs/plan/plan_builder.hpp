@@ -45,8 +45,11 @@ struct PlanChunk {
 // Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
 class PlanBuilder {
  public:
-  PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas,
-              std::uint64_t batch_size);
+  // Both views placed with `replicas` (no distinct label).
+  PlanBuilder(const ClusterView& from, const ClusterView& to, std::uint32_t replicas, std::uint64_t batch_size);
+  // Each view's request (the same one, or two rules when the plan migrates the rule).
+  PlanBuilder(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
+              const PlaceOptions& to_place, std::uint64_t batch_size);
 
   // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
   // chunk (placements[0] = from, [1] = to) into `state`, on the thread that placed it,
@@ -79,7 +82,8 @@ class PlanBuilder {
 
   const ClusterView* from_;
   const ClusterView* to_;
-  std::uint32_t replicas_;
+  PlacementRule from_rule_, to_rule_;
+  std::uint32_t from_replicas_, replicas_;  // A's and B's
   std::uint64_t batch_size_;
   std::vector<std::string> ids_;      // union of ids, memcmp order
   std::vector<std::uint32_t> from_union_, to_union_;  // view index -> union index

@@ -21,7 +21,7 @@ PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySou
                         const StreamOptions& options, std::uint64_t batch_size,
                         const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
                         const std::function<void(const ChunkWork&)>& after_chunk) {
-  PlanBuilder plan(from.view(), to.view(), from.options().replicas, batch_size);
+  PlanBuilder plan(from.view(), to.view(), from.options(), to.options(), batch_size);
   MoveSink* sink = sink_for(plan);
   PerChunk<PlanChunk> counted;
   ChunkHandlers handlers;
@@ -52,7 +52,7 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
-  const ValidRequest a = validate_request(from, job.place), b = validate_request(to, job.place);
+  const ValidRequest a = validate_request(from, job.place), b = validate_request(to, job.to_place());
   PlanFolder folder(job.out_dir);
   plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
   PlanSummary summary = plan_detail::write_plan(a, b, job, out);

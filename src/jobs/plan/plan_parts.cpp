@@ -95,6 +95,24 @@ LoadCounts minus(const LoadCounts& a, const LoadCounts& b) {
   return LoadCounts{a.keys - b.keys, a.bytes - b.bytes, a.requests - b.requests};
 }
 
+// "2", or "2 -> 3" for a plan that migrates the rule (contract §8).
+std::string replicas_text(const PlanSummary& s) {
+  return s.from_replicas == s.replicas ? std::to_string(s.replicas)
+                                       : fmt::format("{} -> {}", s.from_replicas, s.replicas);
+}
+
+// summary.json's from_rule / to_rule (contract §8); absent: `replicas`, no distinct label.
+PlacementRule rule_from(const json& in, const char* field, std::uint32_t replicas) {
+  PlacementRule r{replicas, "", false};
+  const auto it = in.find(field);
+  if (it == in.end()) return r;
+  if (!it->is_object()) throw InputError(fmt::format("plan summary: \"{}\" must be an object", field));
+  r.replicas = static_cast<std::uint32_t>(count(*it, "replicas"));
+  if (it->contains("distinct") && (*it)["distinct"].is_string()) r.distinct = (*it)["distinct"].get<std::string>();
+  if (it->contains("partial") && (*it)["partial"].is_boolean()) r.partial = (*it)["partial"].get<bool>();
+  return r;
+}
+
 // Node ids as summary.json shows them (bytes that are not UTF-8 become U+FFFD).
 std::string shown_id(const std::string& id) {
   return json::parse(json(id).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
@@ -105,8 +123,9 @@ std::string shown_id(const std::string& id) {
 PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
                    const KeyLoads& loads, const PartOptions& options) {
   // One walk of the union of both views' ids per key when they allow it, as `hrw plan`.
-  const PairPlacer placer(from, to, options.place);
-  PlanBuilder builder(from, to, options.place.replicas, options.batch_size);
+  const PlaceOptions& to_place = options.place_to ? *options.place_to : options.place;
+  const PairPlacer placer(validate_request(from, options.place), validate_request(to, to_place));
+  PlanBuilder builder(from, to, options.place, to_place, options.batch_size);
   const MoveCsv csv(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
   MoveMarker marker(from, to);
   PlanPart part;
@@ -143,6 +162,10 @@ PlanSummary parse_summary_json(std::string_view text) {
   s.from_version = integer("from_version");
   s.to_version = integer("to_version");
   s.replicas = static_cast<std::uint32_t>(count(in, "replicas"));
+  // Contract §8: a plan that migrates the rule names A's replica count apart.
+  s.from_replicas = in.contains("from_replicas") ? static_cast<std::uint32_t>(count(in, "from_replicas")) : s.replicas;
+  s.from_rule = rule_from(in, "from_rule", s.from_replicas);
+  s.to_rule = rule_from(in, "to_rule", s.replicas);
   s.batch_size = count(in, "batch_size");
   s.has_bytes = in.contains("bytes");
   s.has_requests = in.contains("requests");
@@ -153,8 +176,8 @@ PlanSummary parse_summary_json(std::string_view text) {
   s.batches = count(in, "batches");
   // Contract §7: with R > 1 the owner changes are counted apart from the changed sets
   // (only their key count is in the summary), and the owner ideal has its own name.
-  s.owner_changes = s.replicas == 1 ? s.moved : LoadCounts{count(in, "owner_changes"), 0, 0};
-  const char* ideal = s.replicas == 1 ? "ideal_fraction" : "owner_ideal_fraction";
+  s.owner_changes = s.single() ? s.moved : LoadCounts{count(in, "owner_changes"), 0, 0};
+  const char* ideal = s.single() ? "ideal_fraction" : "owner_ideal_fraction";
   if (in.contains(ideal) && in[ideal].is_number()) s.ideal_fraction = in[ideal].get<double>();
   if (in.contains("expected_fraction") && in["expected_fraction"].is_number())
     s.expected_fraction = in["expected_fraction"].get<double>();
@@ -176,10 +199,23 @@ PlanSummary parse_summary_json(std::string_view text) {
 PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
                             std::uint32_t replicas, std::uint64_t batch_size,
                             const std::vector<PlanSummary>& parts) {
+  PlaceOptions place;
+  place.replicas = replicas;
+  PlanSummary total = merge_summaries(from, to, place, place, batch_size, parts);
+  if (!parts.empty()) {  // the rules the parts placed by (a distinct label included)
+    total.from_rule = parts.front().from_rule;
+    total.to_rule = parts.front().to_rule;
+  }
+  return total;
+}
+
+PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
+                            const PlaceOptions& to_place, std::uint64_t batch_size,
+                            const std::vector<PlanSummary>& parts) {
   const bool has_bytes = !parts.empty() && parts.front().has_bytes;
   const bool has_requests = !parts.empty() && parts.front().has_requests;
   // The plan of no keys: versions, the union of ids, the ideal fraction, zero counts.
-  PlanSummary total = PlanBuilder(from, to, replicas, batch_size).finish(0, has_bytes, has_requests);
+  PlanSummary total = PlanBuilder(from, to, from_place, to_place, batch_size).finish(0, has_bytes, has_requests);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const PlanSummary& part = parts[p];
     auto refuse = [&](const std::string& what) {
@@ -188,9 +224,10 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to,
     if (part.from_version != total.from_version || part.to_version != total.to_version)
       refuse(fmt::format("plans v{} -> v{}, not v{} -> v{}", part.from_version, part.to_version,
                          total.from_version, total.to_version));
-    if (part.replicas != total.replicas || part.batch_size != total.batch_size)
-      refuse(fmt::format("has replicas {} and batch size {}, not {} and {}", part.replicas,
-                         part.batch_size, total.replicas, total.batch_size));
+    if (part.replicas != total.replicas || part.from_replicas != total.from_replicas ||
+        part.batch_size != total.batch_size)
+      refuse(fmt::format("has replicas {} and batch size {}, not {} and {}", replicas_text(part), part.batch_size,
+                         replicas_text(total), total.batch_size));
     if (part.has_bytes != has_bytes || part.has_requests != has_requests)
       refuse("has other load columns (bytes, requests) than part 0");
     if (part.nodes.size() != total.nodes.size())

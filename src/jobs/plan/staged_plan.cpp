@@ -109,8 +109,13 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
                                                     : nullptr;
   if (differs)
     throw InputError(fmt::format("a staged plan needs two views that differ only in nodes and "
-                                 "weights: {} and {} differ in {}",
-                                 from.source(), to.source(), differs));
+                                 "weights: {} and {} differ in {}{}",
+                                 from.source(), to.source(), differs,
+                                 // docs/plan.md, "Migrating the rule"
+                                 std::string_view(differs) == "rule"
+                                     ? " (a rule change cannot be split into capped steps: plan it "
+                                       "alone first, then stage the node change)"
+                                     : ""));
   // The whole folder (summary.json and every steps/NN/) is one publication, locked and
   // checked before any key is read (docs/plan.md, "Publication").
   PlanFolder folder(job.step.out_dir);

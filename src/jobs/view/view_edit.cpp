@@ -1,0 +1,54 @@
+// hrw view edit's computation (view_tools.hpp): the spec the view was validated from, the
+// edits applied in a fixed order, then the one validation every view goes through.
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "hrw/errors.hpp"
+#include "hrw/view_json.hpp"
+#include "hrw/view_tools.hpp"
+
+namespace hrw {
+
+namespace {
+
+std::vector<NodeSpec>::iterator find_node(std::vector<NodeSpec>& nodes, const std::string& id) {
+  return std::find_if(nodes.begin(), nodes.end(), [&](const NodeSpec& n) { return n.id == id; });
+}
+
+}  // namespace
+
+ClusterSpec edit_view(const ClusterView& view, const ViewEdit& edit, const std::string& source) {
+  ClusterSpec spec = spec_of(view);
+  spec.source = source;
+  for (const std::string& id : edit.remove) {
+    const auto it = find_node(spec.nodes, id);
+    if (it == spec.nodes.end())
+      throw InputError(fmt::format("{}: node {} to remove is not in {}", source, quote_for_message(id),
+                                   view.source()));
+    spec.nodes.erase(it);
+  }
+  for (const NodeSpec& n : edit.add) {
+    if (find_node(spec.nodes, n.id) != spec.nodes.end())
+      throw InputError(fmt::format("{}: node {} to add is already in the view", source, quote_for_message(n.id)));
+    spec.nodes.push_back(n);
+  }
+  for (const auto& [id, weight] : edit.weights) {
+    const auto it = find_node(spec.nodes, id);
+    if (it == spec.nodes.end())
+      throw InputError(fmt::format("{}: node {} to reweight is not in the view", source, quote_for_message(id)));
+    it->weight = weight;
+  }
+  if (edit.version) {
+    spec.version = *edit.version;
+  } else {
+    if (spec.version == std::numeric_limits<std::int64_t>::max())
+      throw InputError(fmt::format("{}: version {} has no successor: give the new version", source, spec.version));
+    spec.version += 1;
+  }
+  (void)ClusterView(spec);  // the one validation: ids, weights, hierarchy labels, rule
+  return spec;
+}
+
+}  // namespace hrw

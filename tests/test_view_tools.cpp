@@ -1,0 +1,192 @@
+// hrw view show / hrw view edit (docs/plan.md, "Changing a view"): an edit round trips
+// (edit -> show -> the edited file places every key as the reference places the view
+// built by hand), the rule and hierarchy are kept, and every bad input is one line naming
+// the flag, the node or the field (exit 2) with nothing written.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/reference.hpp"
+#include "hrw/view_json.hpp"
+#include "plan_specs.hpp"
+#include "test_support_bulk.hpp"
+
+using namespace hrw;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+ClusterSpec base_spec() {
+  ClusterSpec s;
+  s.version = 7;
+  s.seed = "s1";
+  s.rule = PlacementRule{2, "zone", false};
+  for (int i = 0; i < 6; ++i)
+    s.nodes.push_back({fmt::format("n{}", i), i == 0 ? std::optional<double>(2.5) : std::nullopt,
+                       {{"rack", fmt::format("r{}", i % 2)}, {"zone", fmt::format("z{}", i % 3)}}});
+  return s;
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("view edit round trip: edit -> show -> the reference placement of the hand-made view", "[view][edit]") {
+  test::TempDir dir;
+  const std::string a = dir.write("a.json", view_json(base_spec()));
+  const std::string b = dir.file("b.json");
+  auto res = test::run_hrw({"view", "edit", a, "--add", "n9:zone=z1,rack=r0", "--add", "n10", "--remove", "n3",
+                            "--weight", "n1=4", "--weight", "n9=0.5", "--out", b});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  CHECK(res.out.empty());
+
+  ClusterSpec want = base_spec();
+  want.version = 8;
+  want.nodes.erase(want.nodes.begin() + 3);
+  want.nodes[1].weight = 4;
+  want.nodes.push_back({"n9", 0.5, {{"rack", "r0"}, {"zone", "z1"}}});  // labels in name order, as read back
+  want.nodes.push_back({"n10", std::nullopt, {}});
+  const ClusterView expected(want), got(load_cluster_file(b));
+  CHECK(view_json(got) == view_json(expected));  // rule, seed and every node kept or edited
+  REQUIRE(got.rule());
+  CHECK(*got.rule() == PlacementRule{2, "zone", false});
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = "user:" + std::to_string(i);
+    CHECK(test::holders(got, key, 2, "zone") == test::holders(expected, key, 2, "zone"));
+  }
+
+  // show --format json: every field, shares w_i / Σw.
+  res = test::run_hrw({"view", "show", b, "--format", "json"});
+  REQUIRE(res.exit_code == 0);
+  const auto j = nlohmann::json::parse(res.out);
+  CHECK(j["version"] == 8);
+  CHECK(j["seed"] == "s1");
+  CHECK(j["weighted"] == true);
+  CHECK(j["node_count"] == 7);
+  CHECK(j["rule"] == nlohmann::json{{"replicas", 2}, {"distinct", "zone"}, {"partial", false}});
+  CHECK(j["hierarchy"].is_null());
+  double total = 0;
+  for (const Node& n : expected.nodes()) total += n.weight;
+  REQUIRE(j["nodes"].size() == 7);
+  for (std::uint32_t i = 0; i < expected.size(); ++i) {
+    CHECK(j["nodes"][i]["id"] == expected.node(i).id);
+    CHECK(j["nodes"][i]["weight"] == expected.node(i).weight);
+    CHECK(j["nodes"][i]["target_share"].get<double>() == Approx(expected.node(i).weight / total).epsilon(1e-15));
+  }
+  CHECK(j["nodes"][2]["id"] == "n10");  // memcmp order: n0, n1, n10, n2, ...
+  CHECK(j["nodes"][2]["labels"] == nlohmann::json::object());  // n10 carries none
+  // zone: z0, z1, z2 and n10 alone; rack: r0, r1 and n10.
+  CHECK(j["labels"] == nlohmann::json::parse(R"([{"label": "rack", "nodes": 6, "domains": 3},
+                                                  {"label": "zone", "nodes": 6, "domains": 4}])"));
+  res = test::run_hrw({"view", "show", b});
+  REQUIRE(res.exit_code == 0);
+  CHECK_THAT(res.out, StartsWith(fmt::format("view {}: version 8, 7 node(s), weighted (total {}), seed \"s1\", hash "
+                                             "fnv1a-fmix\nrule: replicas 2, distinct \"zone\", not partial\n",
+                                             b, total)));
+  CHECK_THAT(res.out, Contains("label \"zone\": 4 domain(s), carried by 6 of 7 node(s)\n"));
+  CHECK_THAT(res.out, Contains("n9 "));
+
+  // --version sets it; the hierarchy is kept.
+  ClusterSpec tree = base_spec();
+  tree.rule.reset();
+  tree.hierarchy = std::vector<std::string>{"zone", "rack"};
+  const std::string t = dir.write("t.json", view_json(tree));
+  res = test::run_hrw({"view", "edit", t, "--add", "n7:zone=z0,rack=r1", "--version", "40", "--out", dir.file("t2.json")});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  const ClusterView t2(load_cluster_file(dir.file("t2.json")));
+  CHECK(t2.version() == 40);
+  REQUIRE(t2.hierarchy());
+  res = test::run_hrw({"view", "show", dir.file("t2.json"), "--format", "json"});
+  REQUIRE(res.exit_code == 0);
+  const auto tj = nlohmann::json::parse(res.out);
+  CHECK(tj["hierarchy"].size() == 2);
+  CHECK(tj["hierarchy"][0]["label"] == "zone");
+  CHECK(tj["hierarchy"][0]["buckets"].size() == 3);
+  CHECK(tj["hierarchy"][0]["buckets"][0]["name"] == "zone=z0");
+  CHECK(tj["hierarchy"][1]["buckets"].size() == 6);  // (z, r) pairs of 7 nodes
+}
+
+TEST_CASE("view edit: every bad input is one line naming the flag, node or field; nothing written", "[view][edit]") {
+  test::TempDir dir;
+  const std::string a = dir.write("a.json", view_json(base_spec()));
+  const std::string b = dir.file("b.json");
+  auto refused = [&](std::vector<std::string> args) {
+    std::vector<std::string> run = {"view", "edit", a};
+    run.insert(run.end(), args.begin(), args.end());
+    run.insert(run.end(), {"--out", b});
+    const auto res = test::run_hrw(run);
+    INFO(res.err);
+    CHECK(res.exit_code == 2);
+    CHECK(lines(res.err) == 1);
+    CHECK(!std::filesystem::exists(b));
+    return res.err;
+  };
+  CHECK(refused({"--remove", "nope"}) == fmt::format("hrw: {}: node \"nope\" to remove is not in {}\n", b, a));
+  CHECK(refused({"--weight", "nope=2"}) == fmt::format("hrw: {}: node \"nope\" to reweight is not in the view\n", b));
+  CHECK(refused({"--add", "n1"}) == fmt::format("hrw: {}: node \"n1\" to add is already in the view\n", b));
+  CHECK_THAT(refused({"--add", "x", "--add", "x"}), Contains("\"x\" to add is already in the view"));
+  for (const char* w : {"n1=0", "n1=-1", "n1=abc", "n1=nan", "n1=inf", "n1=", "n1=1e400"})
+    CHECK_THAT(refused({"--weight", w}), StartsWith("hrw: --weight: must be a number in (0, "));
+  CHECK(refused({"--weight", "n1"}) == "hrw: --weight: must be ID=WEIGHT, got \"n1\"\n");
+  CHECK_THAT(refused({"--weight", "n1=1e-12"}), Contains("n1") && Contains("weight"));  // the view's limit
+  CHECK(refused({"--add", "x:zone"}) ==
+        "hrw: --add: label \"zone\" has no '=' in \"x:zone\" (the form is ID[:LABEL=VALUE,...])\n");
+  CHECK(refused({"--add", "x:=z1"}) == "hrw: --add: an empty label name in \"x:=z1\" (the form is ID[:LABEL=VALUE,...])\n");
+  CHECK(refused({"--add", ":zone=z1"}) ==
+        "hrw: --add: an empty node id in \":zone=z1\" (the form is ID[:LABEL=VALUE,...])\n");
+  CHECK(refused({"--add", "x:zone=a,zone=b"}) ==
+        "hrw: --add: label \"zone\" is given twice in \"x:zone=a,zone=b\" (the form is ID[:LABEL=VALUE,...])\n");
+  CHECK_THAT(refused({"--version", "-1"}), StartsWith("hrw: --version: must be an integer from 0 to "));
+  // Removing nodes until the rule cannot hold: the view's own validation names the field.
+  CHECK_THAT(refused({"--remove", "n0", "--remove", "n1", "--remove", "n2", "--remove", "n3", "--remove", "n4"}),
+             Contains("rule.replicas 2 exceeds the 1 node(s)"));
+
+  // Version wrap: the largest version has no successor unless one is given.
+  ClusterSpec top = base_spec();
+  top.version = INT64_MAX;
+  const std::string t = dir.write("top.json", view_json(top));
+  auto res = test::run_hrw({"view", "edit", t, "--add", "x", "--out", b});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == fmt::format("hrw: {}: version 9223372036854775807 has no successor: give the new version\n", b));
+  res = test::run_hrw({"view", "edit", t, "--add", "x", "--version", "3", "--out", b});
+  CHECK(res.exit_code == 0);
+
+  // A hierarchical view: an added node must carry every hierarchy label (contract §6).
+  ClusterSpec tree = base_spec();
+  tree.hierarchy = std::vector<std::string>{"zone", "rack"};
+  const std::string h = dir.write("h.json", view_json(tree));
+  res = test::run_hrw({"view", "edit", h, "--add", "x:zone=z1", "--out", dir.file("h2.json")});
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, Contains("\"x\"") && Contains("rack"));
+
+  // Never over an input; options of the other action are refused.
+  res = test::run_hrw({"view", "edit", a, "--add", "x", "--out", a});
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, StartsWith("hrw: --out and view name the same file"));
+  CHECK(test::run_hrw({"view", "edit", a, "--add", "x"}).err == "hrw: view edit: give --out FILE for the edited view\n");
+  CHECK(test::run_hrw({"view", "show", a, "--add", "x"}).err == "hrw: --add goes with hrw view edit\n");
+  CHECK(test::run_hrw({"view", "edit", a, "--format", "json", "--out", b}).err == "hrw: --format goes with hrw view show\n");
+}
+
+TEST_CASE("view show: a table readable at 10^4 nodes", "[view][show]") {
+  test::TempDir dir;
+  ClusterSpec big;
+  big.version = 3;
+  for (int i = 0; i < 10000; ++i)
+    big.nodes.push_back({fmt::format("node-{}", i), 1.0 + (i % 100) / 10.0, {{"zone", fmt::format("z{}", i % 7)}}});
+  const std::string f = dir.write("big.json", view_json(big));
+  const auto res = test::run_hrw({"view", "show", f});
+  REQUIRE(res.exit_code == 0);
+  CHECK(lines(res.out) < 40);
+  CHECK_THAT(res.out, Contains("... 9980 more nodes"));
+  CHECK_THAT(res.out, Contains("target share x N over 10000 nodes: min "));
+  CHECK_THAT(res.out, Contains("label \"zone\": 7 domain(s), carried by 10000 of 10000 node(s)"));
+}
