@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   add(hrw::cli::add_verify);
   add(hrw::cli::add_sample);
   add(hrw::cli::add_check);
+  add(hrw::cli::add_balance);
 
   try {
     app.parse(argc, argv);

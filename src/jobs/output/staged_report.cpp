@@ -28,6 +28,7 @@ std::string cluster_json(const ClusterSpec& spec) {
     node["id"] = n.id;
     if (n.weight) node["weight"] = *n.weight;  // nlohmann prints doubles round-trip exact
     for (auto& [name, value] : n.labels) node[name] = value;
+    if (n.cut != 0) node["cut"] = n.cut;  // contract §9: omitted when 0 (the default)
     nodes.push_back(std::move(node));
   }
   return out.dump(2, ' ', false, ordered_json::error_handler_t::strict) + "\n";
