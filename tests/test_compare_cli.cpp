@@ -53,7 +53,7 @@ TEST_CASE("hrw compare: table and csv", "[compare][cli]") {
   const auto csv = run_hrw({"compare", "--sample", "5000", "--format", "csv"});
   REQUIRE(csv.exit_code == 0);
   CHECK(csv.out.rfind("name,moved_fraction,ideal_fraction,", 0) == 0);
-  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 10);
+  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 11);  // header + 10 schemes
 }
 
 TEST_CASE("hrw compare: keys from a file and from stdin, CRLF stripped", "[compare][cli]") {

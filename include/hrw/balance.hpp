@@ -42,6 +42,9 @@ struct BalanceResult {
 // InputError: a hierarchical view, ε negative or not finite, a load column the input lacks,
 // a total load beyond 2^64 − 1.
 BalanceResult balance_cuts(const ClusterView& view, KeySource& keys, const BalanceOptions& options);
+// The same for keys in memory with their loads (options.by is not used).
+BalanceResult balance_cuts(const ClusterView& view, const KeyBatch& keys,
+                           const std::vector<std::uint64_t>& loads, const BalanceOptions& options);
 
 // `view` as a cluster spec with `cuts` (everything else as in the view): what is written.
 ClusterSpec spec_with_cuts(const ClusterView& view, const std::vector<std::uint32_t>& cuts);

@@ -55,6 +55,19 @@ std::string random_id(std::mt19937_64& rng, int style, std::size_t i) {
   }
 }
 
+// Contract §9: one flat cluster in three carries cuts on about half of its nodes: low
+// (a few percent of pairs fail), anywhere, or high (most keys clear no node: overflow).
+void add_cuts(std::mt19937_64& rng, ClusterSpec& spec) {
+  if (rng() % 3 != 0) return;
+  const auto mode = rng() % 3;
+  for (NodeSpec& node : spec.nodes) {
+    if (rng() % 2) continue;
+    node.cut = mode == 0   ? static_cast<std::uint32_t>(rng() % (1u << 28))
+               : mode == 1 ? static_cast<std::uint32_t>(rng())
+                           : 0xF0000000u + static_cast<std::uint32_t>(rng() % (1u << 28));
+  }
+}
+
 ClusterSpec random_cluster(std::mt19937_64& rng) {
   ClusterSpec spec;
   spec.source = "verify";
@@ -87,6 +100,7 @@ ClusterSpec random_cluster(std::mt19937_64& rng) {
     if (rng() % 7 != 0) node.labels.emplace_back("zone", fmt::format("z{}", rng() % zones));
     spec.nodes.push_back(std::move(node));
   }
+  add_cuts(rng, spec);
   std::shuffle(spec.nodes.begin(), spec.nodes.end(), rng);
   return spec;
 }
@@ -125,6 +139,7 @@ ClusterSpec changed_cluster(std::mt19937_64& rng, const ClusterSpec& from) {
       node.labels.clear();
       if (rng() % 5 != 0) node.labels.emplace_back("zone", fmt::format("z{}", rng() % 6));
     }
+  if (rng() % 4 == 0) add_cuts(rng, to);  // cuts in one view, the other or both
   std::shuffle(to.nodes.begin(), to.nodes.end(), rng);
   return to;
 }

@@ -57,6 +57,27 @@ class SpilledKeys {
   std::string buf_;
 };
 
+// Keys already in memory, served in chunks like the spill file.
+class MemoryKeys {
+ public:
+  MemoryKeys(const KeyBatch& keys, const std::vector<std::uint64_t>& loads) : keys_(keys), loads_(loads) {}
+  void rewind() { pos_ = 0; }
+  bool next(KeyBatch& keys, std::vector<std::uint64_t>& loads, std::size_t max) {
+    keys.clear();
+    loads.clear();
+    for (; pos_ < keys_.size() && keys.size() < max; ++pos_) {
+      keys.add(keys_[pos_]);
+      loads.push_back(loads_[pos_]);
+    }
+    return keys.size() > 0;
+  }
+
+ private:
+  const KeyBatch& keys_;
+  const std::vector<std::uint64_t>& loads_;
+  std::size_t pos_ = 0;
+};
+
 ClusterView view_with(const ClusterView& view, const std::vector<std::uint32_t>& cuts) {
   return ClusterView(spec_with_cuts(view, cuts));
 }
@@ -88,7 +109,9 @@ ClusterSpec spec_with_cuts(const ClusterView& view, const std::vector<std::uint3
   return spec;
 }
 
-BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const BalanceOptions& options) {
+namespace {
+
+void check_request(const ClusterView& view, const BalanceOptions& options) {
   if (view.hierarchy())
     throw InputError(fmt::format("{}: balanced cuts are defined for flat views only (contract "
                                  "section 9); this view has a hierarchy",
@@ -96,11 +119,19 @@ BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const Bal
   if (!std::isfinite(options.max_overload) || options.max_overload < 0)
     throw InputError(fmt::format("maximum overload must be a finite number >= 0, got {}",
                                  options.max_overload));
+}
+
+template <class Keys>
+void run_passes(const ClusterView& view, Keys& spill, const BalanceOptions& options, BalanceResult& out);
+
+}  // namespace
+
+BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const BalanceOptions& options) {
+  check_request(view, options);
   if (options.by == LoadBy::bytes && !source.has_bytes())
     throw InputError(fmt::format("{}: balancing by bytes needs a \"bytes\" column", source.name()));
   if (options.by == LoadBy::requests && !source.has_requests())
     throw InputError(fmt::format("{}: balancing by requests needs a \"requests\" column", source.name()));
-  const std::size_t n = view.size();
   BalanceResult out;
   SpilledKeys spill(options.spill_dir.empty() ? std::filesystem::temp_directory_path().string()
                                               : options.spill_dir);
@@ -116,8 +147,33 @@ BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const Bal
       ++out.keys;
       spill.add(chunk.keys[i], load);
     }
+  run_passes(view, spill, options, out);
+  return out;
+}
+
+BalanceResult balance_cuts(const ClusterView& view, const KeyBatch& keys,
+                           const std::vector<std::uint64_t>& loads, const BalanceOptions& options) {
+  check_request(view, options);
+  BalanceResult out;
+  for (std::uint64_t load : loads) {
+    if (out.total_load + load < out.total_load)
+      throw InputError("the total load is larger than 2^64 - 1");
+    out.total_load += load;
+  }
+  out.keys = keys.size();
+  MemoryKeys memory(keys, loads);
+  run_passes(view, memory, options, out);
+  return out;
+}
+
+namespace {
+
+template <class Keys>
+void run_passes(const ClusterView& view, Keys& spill, const BalanceOptions& options, BalanceResult& out) {
+  const std::size_t n = view.size();
   out.capacity = reference::capacities(view, out.total_load, options.max_overload);
   out.cuts.assign(n, 0);
+  const ClusterView plain = view_with(view, out.cuts);  // the view's own cuts are not used
 
   PlaceOptions place;
   place.threads = options.threads;
@@ -128,7 +184,7 @@ BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const Bal
   for (bool first = true;; first = false) {
     // One stream: place with the current cuts (and plainly, fused), histogram of r per node.
     const ClusterView cut = view_with(view, out.cuts);
-    const PairPlacer placer(view, cut, place);
+    const PairPlacer placer(plain, cut, place);
     std::fill(hist.begin(), hist.end(), 0);
     std::fill(count.begin(), count.end(), 0);
     std::vector<std::uint64_t> load(n, 0);
@@ -217,7 +273,8 @@ BalanceResult balance_cuts(const ClusterView& view, KeySource& source, const Bal
     if (next_cut == out.cuts) break;
     out.cuts = next_cut;
   }
-  return out;
 }
+
+}  // namespace
 
 }  // namespace hrw
