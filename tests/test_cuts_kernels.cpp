@@ -2,6 +2,7 @@
 // of two) against the reference placement with cuts, bit for bit, overflow counted.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <random>
 
@@ -81,10 +82,17 @@ TEST_CASE("cuts: the SIMD engine equals the reference on every target", "[cuts][
     add_cuts(rng, spec, round % 3);
     const ClusterView view(spec);
     const KeyBatch keys = random_keys(rng, 300 + rng() % 700);
+    // For the fused plan: a changed copy (nodes added, removed, reweighted; other cuts, or
+    // none: cuts in one view only).
+    ClusterSpec changed = test::changed_cluster(rng, spec, test::kAdd | test::kRemove | test::kReweight);
+    add_cuts(rng, changed, (round + 1) % 3);
+    if (round % 5 == 0)
+      for (NodeSpec& n : changed.nodes) n.cut = 0;
+    const ClusterView b(changed);
     PlaceOptions opt;
     opt.with_scores = true;
     opt.threads = 1;
-    opt.replicas = round % 4 == 3 ? std::min<std::uint32_t>(3, static_cast<std::uint32_t>(view.size())) : 1;
+    opt.replicas = round % 4 == 3 ? static_cast<std::uint32_t>(std::min<std::size_t>({3, view.size(), b.size()})) : 1;
     if (round % 8 == 7) {
       opt.distinct_label = "zone";
       opt.allow_partial = true;
@@ -95,13 +103,6 @@ TEST_CASE("cuts: the SIMD engine equals the reference on every target", "[cuts][
       ScopedTarget on(target.bits);
       require_same(want, place(view, keys, opt), "one view");
     }
-    // The fused plan: a changed copy (nodes added, removed, reweighted; other cuts), and the
-    // plain view against the cut one (cuts in one view only).
-    ClusterSpec changed = test::changed_cluster(rng, spec, test::kAdd | test::kRemove | test::kReweight);
-    add_cuts(rng, changed, (round + 1) % 3);
-    if (round % 5 == 0)
-      for (NodeSpec& n : changed.nodes) n.cut = 0;
-    const ClusterView b(changed);
     const Want want_b = want_of(b, keys, opt);
     for (const auto& target : runnable_targets()) {
       ScopedTarget on(target.bits);
