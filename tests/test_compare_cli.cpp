@@ -31,7 +31,7 @@ TEST_CASE("hrw compare --format json", "[compare][cli]") {
   CHECK(report["from"]["nodes"] == 10);
   CHECK(report["to"]["nodes"] == 11);
   CHECK(report["ideal_fraction"].get<double>() == Approx(1.0 / 11));
-  REQUIRE(report["algorithms"].size() == 9);
+  REQUIRE(report["algorithms"].size() == 10);  // hrw-cuts (contract §9) is the tenth scheme
   for (const auto& a : report["algorithms"]) {
     INFO(a.dump());
     CHECK(a["moved_fraction"].is_number());
@@ -109,7 +109,7 @@ TEST_CASE("hrw compare --svg writes a well-formed chart", "[compare][cli][svg]")
   REQUIRE(r.exit_code == 0);
   const std::string svg = hrw::test::read_file(path);
   CHECK(hrw::test::xml_wellformedness_error(svg) == "");
-  CHECK(hrw::test::count_in_panel(svg, 0, "class=\"bar\"") == 9);
+  CHECK(hrw::test::count_in_panel(svg, 0, "class=\"bar\"") == 10);
 }
 
 TEST_CASE("hrw compare: bad inputs exit 2 with a message", "[compare][cli]") {
