@@ -27,6 +27,10 @@ struct Selection {
   std::vector<std::uint32_t> replica_nodes;   // node indices, best first
   bool partial = false;                       // fewer domains than replicas (allowed)
   std::vector<reference::BucketScore> path;   // hierarchical view: the owner's buckets
+  // Contract §9: the owner is the best-ranked node that clears the key (rank 1 without
+  // cuts); overflow: an owner or replica that does not clear it.
+  std::uint32_t owner = kNoNode;
+  bool overflow = false;
 };
 
 // Validates the request (hrw::validate_request) when replicas are asked for. A view with a
@@ -36,7 +40,8 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
 
 // `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when
 // asked), partial, for a hierarchical view hierarchy and path[{level, bucket, fnv, r, weight,
-// score}], scores[{node, rank, fnv, r, score[, weight]}], on one line without a
+// score}], scores[{node, rank, fnv, r, score[, weight][, cut, clears]}], with cuts (§9) also
+// overflow, on one line without a
 // newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
 std::string selection_json(const ClusterView& view, const Selection& selection);
 

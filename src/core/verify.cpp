@@ -84,7 +84,8 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
       // Every fourth cluster is hierarchical (contract §6): the tree engine, and plans
       // between hierarchical views and between flat and hierarchical ones.
       const bool tree = trial % 4 == 3;
-      const ClusterSpec spec = tree ? gen::tree_cluster(rng) : gen::flat_cluster(rng);
+      ClusterSpec spec = tree ? gen::tree_cluster(rng) : gen::flat_cluster(rng);
+      if (!tree) gen::add_cuts(rng, spec);  // contract §9: cuts are defined for flat views
       const ClusterView view(spec);
       const std::size_t n = view.size();
       const std::size_t max_keys = std::max<std::size_t>(1, 60000 / n);
@@ -122,7 +123,9 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
 
       // A plan's two views placed together (PairPlacer: one walk of the union trie per
       // key when they can share it) against two reference placements.
-      const ClusterView to(tree ? gen::changed_tree(rng, spec) : gen::changed_flat(rng, spec));
+      ClusterSpec to_spec = tree ? gen::changed_tree(rng, spec) : gen::changed_flat(rng, spec);
+      if (!tree && rng() % 4 == 0) gen::add_cuts(rng, to_spec);  // cuts in one view, the other or both
+      const ClusterView to(std::move(to_spec));
       const std::uint32_t max_pair_r =
           static_cast<std::uint32_t>(std::min<std::size_t>({5, n, to.size()}));
       for (PlaceOptions o : configs) {

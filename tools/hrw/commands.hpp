@@ -16,5 +16,6 @@ Runner add_compare(CLI::App& app);
 Runner add_verify(CLI::App& app);
 Runner add_sample(CLI::App& app);
 Runner add_check(CLI::App& app);
+Runner add_balance(CLI::App& app);
 
 }  // namespace hrw::cli

@@ -24,7 +24,13 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
   if (s.replicas) {
     validate_request(view, options);
     s.warning = distinct_warning(view, options);
-    if (options.distinct_label.empty()) {
+    if (view.has_cuts()) {  // contract §9
+      auto c = reference::place_with_cuts(view, key, s.replicas, options.distinct_label,
+                                          options.allow_partial);
+      s.replica_nodes = std::move(c.nodes);
+      s.partial = c.partial;
+      s.overflow = c.overflow;
+    } else if (options.distinct_label.empty()) {
       s.replica_nodes = reference::top_r(view, key, s.replicas);
     } else {
       auto d = reference::top_r_distinct(view, key, s.replicas, options.distinct_label,
@@ -34,6 +40,12 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
     }
   }
   s.ranking = reference::rank(view, key);
+  s.owner = s.ranking.front().node;
+  if (view.has_cuts()) {
+    const auto c = reference::place_with_cuts(view, key, 1);
+    s.owner = c.nodes.front();
+    s.overflow = s.overflow || c.overflow;
+  }
   if (view.hierarchy()) s.path = reference::owner_path(view, key);
   return s;
 }
@@ -45,12 +57,13 @@ std::string selection_json(const ClusterView& view, const Selection& s) {
   out["hash"] = std::string(to_string(view.hash()));
   out["version"] = view.version();
   out["weighted"] = view.weighted();
-  out["owner"] = view.node(s.ranking.front().node).id;
+  out["owner"] = view.node(s.owner).id;
   if (s.replicas) {
     out["replicas"] = nlohmann::ordered_json::array();
     for (auto n : s.replica_nodes) out["replicas"].push_back(view.node(n).id);
   }
   out["partial"] = s.partial;
+  if (view.has_cuts()) out["overflow"] = s.overflow;
   if (const Hierarchy* h = view.hierarchy()) {
     out["hierarchy"] = h->labels();
     auto& path = out["path"] = nlohmann::ordered_json::array();
@@ -73,6 +86,10 @@ std::string selection_json(const ClusterView& view, const Selection& s) {
       row["weight"] = view.node(score.node).weight;
     } else {
       row["score"] = score.r;
+    }
+    if (view.has_cuts()) {
+      row["cut"] = view.node(score.node).cut;
+      row["clears"] = reference::clears(view, score);
     }
     scores.push_back(std::move(row));
   }
