@@ -173,7 +173,7 @@ TEST_CASE("balance: the CLI writes B with the cuts, stats and a summary", "[cuts
   CHECK(nlohmann::json::parse(test::read_file(out))["version"] == 40);
   r = test::run_hrw({"balance", "--cluster", b, "--keys", keyfile, "--max-overload", "-1", "--out", out});
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("--max-overload must be a finite number >= 0, got -1"));
+  CHECK_THAT(r.err, Contains("hrw: --max-overload: must be a number in [0, 1000000], got \"-1\""));
   r = test::run_hrw({"balance", "--cluster", b, "--keys", keyfile, "--by", "bytes", "--max-overload", "0.1",
                      "--out", out});
   CHECK(r.exit_code == 2);
