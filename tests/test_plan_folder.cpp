@@ -22,6 +22,7 @@
 
 #include "cli_runner.hpp"
 
+using hrw::test::hrw_argv;
 using hrw::test::names;
 using hrw::test::plan_build_dir;
 using hrw::test::read_file;
