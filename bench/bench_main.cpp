@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,6 +48,7 @@ struct Case {
   bool distinct = false;  // distinct "zone" (z0..z3 round robin)
   unsigned threads = 1;
   IdSet ids = IdSet::prefix;
+  bool cuts = false;  // contract §9: the prefix ids, every other node cut (~2% of pairs fail)
   std::size_t keys = kKeys;
 
   std::string name() const {
@@ -55,7 +58,7 @@ struct Case {
     return family + "/" + engine + "/" + hash_name + "/" +
            (weighted ? "weighted" : "unweighted") + "/R" + std::to_string(replicas) +
            (distinct ? "-zone" : "") + "/t" + std::to_string(threads) + "/" +
-           to_string(ids);
+           (cuts ? "cuts" : to_string(ids));
   }
 };
 
@@ -78,9 +81,29 @@ KeyBatch head(const KeyBatch& keys, std::size_t count) {
   return out;
 }
 
+// The view with cuts of the cuts/N cases: the same ids and weights, and on every other node
+// (in id order) a cut of 4% of the r range, so about 2% of all pairs fail their cut.
+const ClusterView& cut_view(const ClusterView& plain) {
+  static std::map<const ClusterView*, std::unique_ptr<ClusterView>> cache;
+  auto& slot = cache[&plain];
+  if (!slot) {
+    ClusterSpec spec;
+    spec.seed = plain.seed();
+    spec.hash = plain.hash();
+    for (std::uint32_t i = 0; i < plain.size(); ++i) {
+      const Node& n = plain.node(i);
+      spec.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt,
+                            n.labels, i % 2 ? 171798692u : 0u});  // 0.04 x 2^32
+    }
+    slot = std::make_unique<ClusterView>(std::move(spec));
+  }
+  return *slot;
+}
+
 void run_place(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
-  const ClusterView& v = view(n, c.ids, c.weighted, c.hash);
+  const ClusterView& plain = view(n, c.ids, c.weighted, c.hash);
+  const ClusterView& v = c.cuts ? cut_view(plain) : plain;
   const KeyBatch& batch = keys(c.keys);
 
   PlaceOptions opt;
@@ -328,6 +351,17 @@ void register_place_benchmarks() {
       add(c, {kPlanTo});
       c.family = "plan";
       add(c);
+    }
+  }
+
+  // Contract §9: R = 1 with cuts beside the same ids without (place/<T>/fmix/<w>/R1/t1/prefix/100).
+  for (const Case& e : engines) {
+    if (e.kind != Kind::simd) continue;
+    for (bool weighted : {false, true}) {
+      Case c = e;
+      c.weighted = weighted;
+      c.cuts = true;
+      add(c, {100});
     }
   }
 

@@ -65,6 +65,10 @@ struct KernelView {
   std::uint32_t domain_count = 0;
   // The best `select` candidates per key, 1 <= select <= kMaxKernelReplicas.
   std::uint32_t select = 1;
+  // Contract §9, plans with cuts only (KernelPlan::cuts): each node's cut on r and the same
+  // bound on u, (cut + 1) / 2^32 (exact), for the weighted rule; 0 where absent.
+  std::vector<std::uint32_t> cuts;
+  std::vector<double> unit_cuts;
 };
 
 // Everything the kernel needs: built once per BatchPlacer (src/core/kernel_plan.cpp).
@@ -73,6 +77,11 @@ struct KernelPlan {
   bool fmix = true;       // fnv1a-fmix (else raw fnv1a); the same in every view
   bool weighted = false;  // rank by ln(u)/w in binary64 (else by r as unsigned)
   bool distinct = false;  // select by domain representatives (every view's tables filled)
+  // Contract §9: some view has a non-zero cut (R = 1 plans only). A pair whose r is below
+  // its node's cut scores the lowest value (one compare and one select per pair); a key
+  // whose best is that lowest value (nothing cleared, or the best that cleared has r = 0)
+  // is written as kAbsent, and the caller places it with the reference.
+  bool cuts = false;
   std::uint32_t select = 1;         // the largest of the views' select
   std::uint32_t list_leaves[3] = {};  // leaves offered to each list
   std::uint32_t list_first[3] = {};   // the first of them (program node), when any

@@ -68,6 +68,8 @@ class Runner {
     for (size_t l = 0; l < kLists; ++l) {
       const KernelView& side = plan.views[l == 2 ? 1 : 0];
       w_[l] = plan.weighted ? side.weights.data() : nullptr;
+      cut_[l] = plan.cuts && !side.cuts.empty() ? side.cuts.data() : nullptr;
+      ucut_[l] = plan.cuts && !side.cuts.empty() ? side.unit_cuts.data() : nullptr;
     }
     size_t dom = 0;
     for (size_t v = 0; v < kViews; ++v) {
@@ -107,8 +109,12 @@ class Runner {
   void Run(const uint32_t* states, size_t n) {
     const uint32_t sel = plan_.select;
     if (!plan_.distinct && sel == 1) {
-      if constexpr (P::kWeighted) return RunOwnerWeighted(states, n);
-      else return RunOwnerWide(states, n);
+      // Contract §9: a plan without cuts takes exactly the path it took before cuts existed.
+      if constexpr (P::kWeighted) {
+        return plan_.cuts ? RunOwnerWeighted<true>(states, n) : RunOwnerWeighted<false>(states, n);
+      } else {
+        return plan_.cuts ? RunOwnerWide<true>(states, n) : RunOwnerWide<false>(states, n);
+      }
     }
     switch (sel) {
       case 1: return RunTop<1>(states, n);
@@ -131,6 +137,22 @@ class Runner {
   TS* ListS(size_t l) const { return list_s_ + l * kSlots * L_; }
   TS* ListI(size_t l) const { return list_i_ + l * kSlots * L_; }
   double Weight(size_t l, uint32_t node) const { return w_[l] ? w_[l][node] : 1.0; }
+  uint32_t CutOf(size_t l, uint32_t node) const { return cut_[l] ? cut_[l][node] : 0; }
+  double UnitCutOf(size_t l, uint32_t node) const { return ucut_[l] ? ucut_[l][node] : 0.0; }
+  // The score of a pair that does not clear its node's cut (§9), and of an empty slot.
+  static HWY_INLINE TS Unresolved() {
+    if constexpr (P::kWeighted) return -HUGE_VAL;
+    else return hwy::LowestValue<TS>();
+  }
+  // §9, one compare and one select per pair: s where r >= cut, else Unresolved(). The
+  // compare is on the policy's Pre value: r with the sign flipped (unweighted), or
+  // u = (r + 1) / 2^32 against (cut + 1) / 2^32 (weighted; both exact, and u rises with r).
+  HWY_INLINE VS MaskCut(VS pre, VS s, size_t l, uint32_t node) const {
+    VS bound;
+    if constexpr (P::kWeighted) bound = hn::Set(ds_, UnitCutOf(l, node));
+    else bound = hn::Set(ds_, static_cast<TS>(CutOf(l, node) ^ 0x80000000u));
+    return hn::IfThenElse(hn::Lt(pre, bound), hn::Set(ds_, Unresolved()), s);
+  }
 
   // The states of keys [base, base + count) padded to `lanes` lanes, into stack slot 0.
   void LoadGroup(const uint32_t* states, size_t base, size_t count, size_t lanes) {
@@ -153,10 +175,14 @@ class Runner {
   }
 
   // Offers one key vector's candidate to the owner slot (best, idx) in memory.
-  HWY_INLINE void Offer(TS* HWY_RESTRICT best, TS* HWY_RESTRICT idx, VS pre, VS ci, double w) {
+  // With cuts (l, node: the list and the leaf), a pair that does not clear scores Unresolved().
+  template <bool kCuts = false>
+  HWY_INLINE void Offer(TS* HWY_RESTRICT best, TS* HWY_RESTRICT idx, VS pre, VS ci, double w,
+                        size_t l = 0, uint32_t node = 0) {
     const VS b = hn::Load(ds_, best);
     if (p_.CannotBeat(ds_, pre, b, w)) return;
-    const VS s = p_.Key(ds_, pre, w);
+    VS s = p_.Key(ds_, pre, w);
+    if (kCuts && CutOf(l, node) != 0) s = MaskCut(pre, s, l, node);
     const auto gt = hn::Gt(s, b);
     hn::Store(hn::IfThenElse(gt, s, b), ds_, best);
     hn::Store(hn::IfThenElse(gt, ci, hn::Load(ds_, idx)), ds_, idx);
@@ -177,9 +203,14 @@ class Runner {
 
   // The owners of keys [base, base + count): list 0's in merge_, each view's own list's in
   // ListS/ListI(1 + v); view v's owner is the better of the two (score desc, node asc).
+  // With cuts, a lane whose owner scores Unresolved() is written as kAbsent (§9: nothing
+  // cleared, or the best that cleared has r = 0; the caller decides it with the reference).
   void EmitOwners(size_t base, size_t count) {
     if constexpr (kLists == 1) {
       Emit(base, count, 0, 1, merge_s_, merge_i_);
+      if (plan_.cuts)
+        for (size_t i = 0; i < count; ++i)
+          if (merge_s_[i] == Unresolved()) out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
     } else {
       const bool has0 = plan_.list_leaves[0] != 0;
       for (size_t v = 0; v < kViews; ++v) {
@@ -192,7 +223,9 @@ class Runner {
           const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
                                                  (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
           const TS s = own ? os[i] : merge_s_[i];
-          o.nodes[(base + i) * o.stride] = map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
+          o.nodes[(base + i) * o.stride] =
+              plan_.cuts && s == Unresolved() ? kAbsent
+                                              : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
           if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
         }
       }
@@ -201,6 +234,7 @@ class Runner {
 
   // Unweighted R = 1: list 0's best score and node of each lane in registers; the few
   // leaves of the other lists (a plan's added, removed or reweighted nodes) in memory.
+  template <bool kCuts>
   void RunOwnerWide(const uint32_t* states, size_t n) {
     const size_t L = L_, G = kWays * L;
     const TS lowest = hwy::LowestValue<TS>();
@@ -215,11 +249,19 @@ class Runner {
       WalkTrie<kWays>(du_, plan_.program, stack_,
                       [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
         const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
-        const VS s0 = p_.Pre(du_, ds_, h0);
-        const VS s1 = p_.Pre(du_, ds_, h1);
-        const VS s2 = kWays == 4 ? p_.Pre(du_, ds_, h2) : s0;
-        const VS s3 = kWays == 4 ? p_.Pre(du_, ds_, h3) : s0;
+        VS s0 = p_.Pre(du_, ds_, h0);
+        VS s1 = p_.Pre(du_, ds_, h1);
+        VS s2 = kWays == 4 ? p_.Pre(du_, ds_, h2) : s0;
+        VS s3 = kWays == 4 ? p_.Pre(du_, ds_, h3) : s0;
         if (kLists == 1 || op.lists == 1) {
+          if (kCuts && CutOf(0, op.node) != 0) {
+            s0 = MaskCut(s0, s0, 0, op.node);
+            s1 = MaskCut(s1, s1, 0, op.node);
+            if constexpr (kWays == 4) {
+              s2 = MaskCut(s2, s2, 0, op.node);
+              s3 = MaskCut(s3, s3, 0, op.node);
+            }
+          }
           const auto gt0 = hn::Gt(s0, best0);
           const auto gt1 = hn::Gt(s1, best1);
           best0 = hn::IfThenElse(gt0, s0, best0);
@@ -238,11 +280,11 @@ class Runner {
         }
         for (size_t l = 1; l < kLists; ++l) {
           if (!((op.lists >> l) & 1)) continue;
-          Offer(ListS(l), ListI(l), s0, ci, 1.0);
-          Offer(ListS(l) + L, ListI(l) + L, s1, ci, 1.0);
+          Offer<kCuts>(ListS(l), ListI(l), s0, ci, 1.0, l, op.node);
+          Offer<kCuts>(ListS(l) + L, ListI(l) + L, s1, ci, 1.0, l, op.node);
           if constexpr (kWays == 4) {
-            Offer(ListS(l) + 2 * L, ListI(l) + 2 * L, s2, ci, 1.0);
-            Offer(ListS(l) + 3 * L, ListI(l) + 3 * L, s3, ci, 1.0);
+            Offer<kCuts>(ListS(l) + 2 * L, ListI(l) + 2 * L, s2, ci, 1.0, l, op.node);
+            Offer<kCuts>(ListS(l) + 3 * L, ListI(l) + 3 * L, s3, ci, 1.0, l, op.node);
           }
         }
       });
@@ -268,12 +310,16 @@ class Runner {
   // the older best" still proves the candidate would not replace the current one (strict
   // Gt), and queued candidates are merged in node order with strict Gt: the same result as
   // one at a time. That is list 0; the other lists' few leaves are offered one at a time.
+  template <bool kCuts>
   HWY_INLINE void Flush(const TS* pu, const uint32_t* pn, size_t np, VS& best, VS& idx) {
     const size_t L = L_;
     for (size_t j = 0; j < np; ++j) {
-      const VS l = DetLn(ds_, hn::Load(ds_, pu + j * L));
+      const VS u = hn::Load(ds_, pu + j * L);
+      const VS l = DetLn(ds_, u);
       const double w = w_[0][pn[j]];
-      hn::Store(w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w)), ds_, keys_ + j * L);  // x/1 == x
+      VS key = w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w));  // x/1 == x
+      if (kCuts && CutOf(0, pn[j]) != 0) key = MaskCut(u, key, 0, pn[j]);
+      hn::Store(key, ds_, keys_ + j * L);
     }
     for (size_t j = 0; j < np; ++j) {
       const VS sj = hn::Load(ds_, keys_ + j * L);
@@ -282,6 +328,7 @@ class Runner {
       idx = hn::IfThenElse(gt, hn::Set(ds_, static_cast<TS>(pn[j])), idx);
     }
   }
+  template <bool kCuts>
   void RunOwnerWeighted(const uint32_t* states, size_t n) {
     const size_t L = L_, G = 2 * L;
     const VS ninf = hn::Set(ds_, -HUGE_VAL);
@@ -303,8 +350,8 @@ class Runner {
           for (size_t l = 1; l < kLists; ++l) {
             if (!((op.lists >> l) & 1)) continue;
             const double w = Weight(l, op.node);
-            Offer(ListS(l), ListI(l), u0, ci, w);
-            Offer(ListS(l) + L, ListI(l) + L, u1, ci, w);
+            Offer<kCuts>(ListS(l), ListI(l), u0, ci, w, l, op.node);
+            Offer<kCuts>(ListS(l) + L, ListI(l) + L, u1, ci, w, l, op.node);
           }
           return;
         }
@@ -314,19 +361,26 @@ class Runner {
         hn::Store(u1, ds_, pend1 + np1 * L);
         pn0[np0] = op.node;
         pn1[np1] = op.node;
-        np0 += p_.CannotBeat(ds_, u0, best0, w) ? 0 : 1;
-        np1 += p_.CannotBeat(ds_, u1, best1, w) ? 0 : 1;
+        bool skip0 = p_.CannotBeat(ds_, u0, best0, w);
+        bool skip1 = p_.CannotBeat(ds_, u1, best1, w);
+        if (kCuts && CutOf(0, op.node) != 0) {  // no lane clears: nothing to compute
+          const VS bound = hn::Set(ds_, UnitCutOf(0, op.node));
+          skip0 = skip0 || hn::AllTrue(ds_, hn::Lt(u0, bound));
+          skip1 = skip1 || hn::AllTrue(ds_, hn::Lt(u1, bound));
+        }
+        np0 += skip0 ? 0 : 1;
+        np1 += skip1 ? 0 : 1;
         if (np0 == kPend) {
-          Flush(pend0, pn0, np0, best0, idx0);
+          Flush<kCuts>(pend0, pn0, np0, best0, idx0);
           np0 = 0;
         }
         if (np1 == kPend) {
-          Flush(pend1, pn1, np1, best1, idx1);
+          Flush<kCuts>(pend1, pn1, np1, best1, idx1);
           np1 = 0;
         }
       });
-      Flush(pend0, pn0, np0, best0, idx0);
-      Flush(pend1, pn1, np1, best1, idx1);
+      Flush<kCuts>(pend0, pn0, np0, best0, idx0);
+      Flush<kCuts>(pend1, pn1, np1, best1, idx1);
       hn::Store(best0, ds_, merge_s_);
       hn::Store(best1, ds_, merge_s_ + L);
       hn::Store(idx0, ds_, merge_i_);
@@ -433,6 +487,8 @@ class Runner {
   DS ds_;
   size_t L_ = 0;
   const double* w_[kLists];
+  const uint32_t* cut_[kLists];
+  const double* ucut_[kLists];
   size_t dom_off_[kViews];
   uint32_t* stack_;
   uint32_t* pad_;

@@ -51,7 +51,8 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
     commands.insert(l.command);
     types[l.command + " " + l.option] = l.type;
   }
-  CHECK(commands == std::set<std::string>{"select", "place", "plan", "check", "compare", "verify", "sample", "view"});
+  CHECK(commands == std::set<std::string>{"select", "place", "plan", "check", "compare", "verify", "sample", "view",
+                                          "balance"});
   // Hidden options are listed too.
   CHECK(types["place --chunk-size"] == "UINT");
   CHECK(types["plan --max-moves-per-node"] == "UINT");
@@ -64,6 +65,9 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
   CHECK(types["check --through-step"] == "UINT");
   CHECK(types["plan --node-bandwidth"] == "UINT");
   CHECK(types["view --version"] == "UINT");
+  CHECK(types["balance --max-overload"] == "REAL");
+  CHECK(types["balance --version"] == "UINT");
+  CHECK(types["balance --threads"] == "UINT");
   // Every other option is text or a flag, and known to be: a numeric option declared as text
   // (outside numbers.hpp) fails here.
   const std::set<std::string> text = {
@@ -79,7 +83,10 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
       "compare --keys", "compare --from-cluster", "compare --to-cluster", "compare --format",
       "compare --svg", "compare --hierarchy",
       "sample --out",
-      "view action", "view file", "view --format", "view --add", "view --remove", "view --weight", "view --out"};
+      "view action", "view file", "view --format", "view --add", "view --remove", "view --weight", "view --out",
+      "balance --cluster", "balance --nodes", "balance --seed", "balance --hash",
+      "balance --weights", "balance --hierarchy", "balance --keys", "balance --keys-format",
+      "balance --by", "balance --out", "balance --stats"};
   for (const Listed& l : options) {
     INFO(l.command << " " << l.option << " " << l.type);
     if (l.type == "TEXT") CHECK(text.count(l.command + " " + l.option) == 1);
@@ -102,6 +109,8 @@ TEST_CASE("option walk: every numeric option refuses the same bad values, naming
       {"verify", {"verify", "--pairs", "1000"}},
       {"sample", {"sample", "--keys", "10", "--out", dir.file("out")}},
       {"view", {"view", "edit", view, "--add", "c", "--out", dir.file("out")}},
+      {"balance", {"balance", "--cluster", view, "--keys", keys, "--max-overload", "0.05", "--out",
+                   dir.file("out")}},
   };
   std::size_t walked = 0;
   for (const Listed& l : listed_options()) {

@@ -31,7 +31,7 @@ TEST_CASE("hrw compare --format json", "[compare][cli]") {
   CHECK(report["from"]["nodes"] == 10);
   CHECK(report["to"]["nodes"] == 11);
   CHECK(report["ideal_fraction"].get<double>() == Approx(1.0 / 11));
-  REQUIRE(report["algorithms"].size() == 9);
+  REQUIRE(report["algorithms"].size() == 10);  // hrw-cuts (contract §9) is the tenth scheme
   for (const auto& a : report["algorithms"]) {
     INFO(a.dump());
     CHECK(a["moved_fraction"].is_number());
@@ -53,7 +53,7 @@ TEST_CASE("hrw compare: table and csv", "[compare][cli]") {
   const auto csv = run_hrw({"compare", "--sample", "5000", "--format", "csv"});
   REQUIRE(csv.exit_code == 0);
   CHECK(csv.out.rfind("name,moved_fraction,ideal_fraction,", 0) == 0);
-  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 10);
+  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 11);  // header + 10 schemes
 }
 
 TEST_CASE("hrw compare: keys from a file and from stdin, CRLF stripped", "[compare][cli]") {
@@ -109,7 +109,7 @@ TEST_CASE("hrw compare --svg writes a well-formed chart", "[compare][cli][svg]")
   REQUIRE(r.exit_code == 0);
   const std::string svg = hrw::test::read_file(path);
   CHECK(hrw::test::xml_wellformedness_error(svg) == "");
-  CHECK(hrw::test::count_in_panel(svg, 0, "class=\"bar\"") == 9);
+  CHECK(hrw::test::count_in_panel(svg, 0, "class=\"bar\"") == 10);
 }
 
 TEST_CASE("hrw compare: bad inputs exit 2 with a message", "[compare][cli]") {

@@ -57,7 +57,7 @@ TEST_CASE("experiment 10 -> 11", "[compare][experiment][svg]") {
   std::vector<std::string> names;
   for (const auto& a : r.algorithms) names.push_back(a.name);
   CHECK(names == std::vector<std::string>{"modulo", "ring", "jump", "maglev", "slots", "hrw-fnv1a",
-                                          "hrw-fnv1a-fmix", "hrw-bounded", "ring-bounded"});
+                                          "hrw-fnv1a-fmix", "hrw-bounded", "hrw-cuts", "ring-bounded"});
   for (const auto& a : r.algorithms) {
     INFO(a.name);
     REQUIRE(a.moved_fraction.has_value());  // appending a node: every scheme expresses it
@@ -99,7 +99,7 @@ TEST_CASE("experiment 10 -> 11", "[compare][experiment][svg]") {
 
   // ---- bounded variants never exceed the cap ----
 
-  for (const char* name : {"hrw-bounded", "ring-bounded"}) {
+  for (const char* name : {"hrw-bounded", "hrw-cuts", "ring-bounded"}) {
     for (const auto* stats : {&algorithm(name).before, &algorithm(name).after}) {
       const std::size_t nodes = stats->ratio.size();
       const double fair = static_cast<double>(r.keys) / static_cast<double>(nodes);
@@ -129,11 +129,11 @@ TEST_CASE("compare: tighter load factor bounds the ring's peak", "[compare][boun
   const Report r = run(numbered_nodes(10, "a"), numbered_nodes(11, "b"), keys, o);
   int checked = 0;
   for (const auto& a : r.algorithms)
-    if (a.name == "ring-bounded" || a.name == "hrw-bounded") {
+    if (a.name == "ring-bounded" || a.name == "hrw-bounded" || a.name == "hrw-cuts") {
       INFO(a.name);
       const double cap = std::ceil(1.05 * 20000.0 / 11);
       CHECK(a.after.peak_to_mean * 20000.0 / 11 <= cap + 1e-6);
       ++checked;
     }
-  CHECK(checked == 2);  // a renamed scheme must fail here, not pass with nothing checked
+  CHECK(checked == 3);  // a renamed scheme must fail here, not pass with nothing checked
 }

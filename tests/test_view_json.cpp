@@ -103,7 +103,9 @@ std::vector<std::vector<std::string>> reference_sets(const ClusterView& v,
   std::vector<std::vector<std::string>> out;
   for (const std::string& k : keys) {
     std::vector<std::string> ids;
-    for (std::uint32_t n : reference::top_r(v, k, r)) ids.push_back(v.node(n).id);
+    // Contract §9: a view with cuts places by them.
+    const auto nodes = v.has_cuts() ? reference::place_with_cuts(v, k, r).nodes : reference::top_r(v, k, r);
+    for (std::uint32_t n : nodes) ids.push_back(v.node(n).id);
     out.push_back(std::move(ids));
   }
   return out;
@@ -160,6 +162,43 @@ TEST_CASE("view_json: JSON refuses bytes it cannot hold, naming them; CBOR keeps
   CHECK_THROWS_WITH(parse_view_cbor("not cbor", "pickle"), "pickle: not a serialised cluster view");
 }
 
+TEST_CASE("view_json: a node's cut is written only when it is not 0, and read back strictly", "[view_json][cuts]") {
+  ClusterSpec s;
+  s.source = "c.json";
+  s.version = 13;
+  s.nodes.push_back({"n1", std::nullopt, {}, 0});
+  s.nodes.push_back({"n2", 2.0, {{"zone", "a"}}, 4294967295u});
+  const std::string text = view_json(s);
+  CHECK(text == R"({
+  "version": 13,
+  "seed": "",
+  "hash": "fnv1a-fmix",
+  "nodes": [
+    {
+      "id": "n1"
+    },
+    {
+      "id": "n2",
+      "weight": 2.0,
+      "zone": "a",
+      "cut": 4294967295
+    }
+  ]
+}
+)");
+  CHECK(parse_cluster_json(text, "c.json") == s);
+  CHECK(parse_view_cbor(view_cbor(s), "c.json") == s);
+  const ClusterView v(s);
+  CHECK(spec_of(v).nodes[1].cut == 4294967295u);
+  CHECK(view_json(v) == text);
+  // Read back strictly: what is not an integer 0 … 2^32 − 1 is refused, naming the node.
+  for (const char* bad : {"-1", "4294967296", "1.5", "2.0", "\"7\"", "true", "1e3"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_cluster_json(std::string(R"({"nodes": [{"id": "n1", "cut": )") + bad + "}]}", "c.json"),
+                      Catch::Matchers::StartsWith("c.json: nodes[0] (\"n1\"): cut must be an integer from 0 to 4294967295, got "));
+  }
+}
+
 TEST_CASE("view_json: a copied view places every key as the original (flat, weighted, hierarchical, rule)",
           "[view_json]") {
   std::mt19937_64 rng(77);
@@ -168,6 +207,9 @@ TEST_CASE("view_json: a copied view places every key as the original (flat, weig
     ClusterSpec spec = round % 2 ? test::random_hierarchy(rng, 60, round % 4 == 1)
                                  : test::random_cluster(rng, {1, 40, round % 4 == 2, true, round % 3 == 0});
     if (round % 3 == 0) spec.rule = PlacementRule{1, "", false};
+    if (round % 4 == 0)  // contract §9 cuts on a flat view: some nodes, 0 … 2^32 − 1
+      for (std::size_t i = 0; i < spec.nodes.size(); i += 2)
+        spec.nodes[i].cut = i % 4 ? static_cast<std::uint32_t>(rng()) : 0xFFFFFFFFu - static_cast<std::uint32_t>(i);
     const ClusterView v(spec);
     INFO("round " << round);
     // CBOR always; JSON when the random ids and seed are UTF-8 (else view_json refuses).

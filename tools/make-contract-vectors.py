@@ -195,7 +195,7 @@ def distinct_check(name, nodes, label):
     """Section 8 on one label: refused when no node carries it (listing the view's labels in
     memcmp order), a warning naming the count and the first node (memcmp order of ids) that
     lacks it when some do, else ok."""
-    names = sorted({f for n in nodes for f in n if f not in ("id", "weight")}, key=str.encode)
+    names = sorted({f for n in nodes for f in n if f not in ("id", "weight", "cut")}, key=str.encode)
     lacking = sorted((n["id"] for n in nodes if label not in n), key=str.encode)
     out = {"name": name, "label": label, "nodes": nodes}
     if len(lacking) == len(nodes):
@@ -230,8 +230,120 @@ def section8():
 
 RULE_VECTORS, DISTINCT_CHECKS = section8()
 
+
+# ---- Contract v3 §9: capacity cuts (their own vectors, under "cuts") ----
+
+def cut_place(ranking, nodes, r, distinct):
+    """§9 placement: first the nodes that clear (r >= cut), then the others, ranking order."""
+    cut = {n["id"]: n.get("cut", 0) for n in nodes}
+    label_of = {n["id"]: n.get(distinct) for n in nodes} if distinct else {}
+    taken, out, overflow = set(), [], False
+    for clearing in (True, False):
+        for row in ranking:
+            if len(out) == r:
+                break
+            if (row["r"] >= cut[row["node"]]) != clearing:
+                continue
+            if distinct:
+                value = label_of[row["node"]]
+                domain = ("label", value) if value is not None else ("node", row["node"])
+                if domain in taken:
+                    continue
+                taken.add(domain)
+            out.append(row["node"])
+            overflow = overflow or not clearing
+    return {"r": r, "distinct": distinct, "nodes": out, "overflow": overflow,
+            "partial": len(out) < r}
+
+
+def cut_vector(name, key, nodes, seed="", hash_mode="fnv1a-fmix", requests=((1, None),)):
+    ranking = rank(seed.encode(), key.encode(), hash_mode, [{k: v for k, v in n.items() if k != "cut"} for n in nodes])
+    cut = {n["id"]: n.get("cut", 0) for n in nodes}
+    for row in ranking:
+        row["clears"] = row["r"] >= cut[row["node"]]
+    return {"name": name, "key": key, "seed": seed, "hash": hash_mode, "nodes": nodes,
+            "ranking": ranking, "placements": [cut_place(ranking, nodes, r, d) for r, d in requests]}
+
+
+def balanced_vector(name, nodes, keys, loads, eps, seed="", hash_mode="fnv1a-fmix"):
+    """§9 balanced cuts: key-proposing deferred acceptance, straight from the text."""
+    total = sum(loads)
+    sum_w = 0.0
+    for n in sorted(nodes, key=lambda n: n["id"].encode()):
+        sum_w += n.get("weight", 1.0)
+    capacity = {n["id"]: int(math.floor((1.0 + eps) * (n.get("weight", 1.0) / sum_w) * float(total)))
+                for n in nodes}
+    rankings = [rank(seed.encode(), k.encode(), hash_mode, nodes) for k in keys]
+    proposers = {n["id"]: [] for n in nodes}   # (r, key bytes, key index)
+    held = {n["id"]: set() for n in nodes}
+    nxt = [0] * len(keys)
+    free = list(range(len(keys)))
+    while free:
+        k = free.pop(0)
+        if nxt[k] == len(nodes):
+            continue
+        row = rankings[k][nxt[k]]
+        nxt[k] += 1
+        node = row["node"]
+        proposers[node].append((row["r"], keys[k].encode(), k))
+        proposers[node].sort(key=lambda t: (-t[0], t[1]))
+        before, now = 0, set()
+        for r, _, j in proposers[node]:
+            if before < capacity[node]:
+                now.add(j)
+            before += loads[j]
+        for j in (held[node] | {k}) - now:
+            free.append(j)
+        held[node] = now
+    cuts, load, holder = {}, {}, [None] * len(keys)
+    for n in nodes:
+        i = n["id"]
+        load[i] = sum(loads[j] for j in held[i])
+        for j in held[i]:
+            holder[j] = i
+        if len(held[i]) < len(proposers[i]):
+            cuts[i] = min(r for r, _, j in proposers[i] if j in held[i]) if held[i] else 0xFFFFFFFF
+        else:
+            cuts[i] = 0
+    return {"name": name, "seed": seed, "hash": hash_mode, "nodes": nodes, "keys": keys,
+            "loads": loads, "max_overload": eps, "total_load": total, "capacity": capacity,
+            "cuts": cuts, "load": load, "holder": holder,
+            "overflow_keys": sum(1 for h in holder if h is None)}
+
+
+def cut_vectors():
+    eight = ids(*[f"node-{i}" for i in range(8)])
+    cut8 = [dict(n, cut=c) for n, c in zip(eight, (0, 3000000000, 0, 4294967295, 1500000000, 0,
+                                                   4000000000, 2000000000))]
+    zoned = [dict(n, cut=c) for n, c in zip(ZONED, (4294967295, 0, 3500000000, 0, 4294967295, 0))]
+    weighted = [dict(n, cut=c) for n, c in zip(CACHES, (0, 3900000000, 0, 4100000000))]
+    all_high = [dict(n, cut=4294967295) for n in ids("a", "b", "c")]
+    placement = [
+        cut_vector("cuts, unweighted", "user:42", cut8, requests=[(1, None), (3, None)]),
+        cut_vector("cuts, unweighted, other key", "user:7", cut8, requests=[(1, None), (2, None)]),
+        cut_vector("cuts, weighted", "k7", weighted, requests=[(1, None), (2, None)]),
+        cut_vector("cuts, distinct zone", "order:1001", zoned,
+                   requests=[(1, None), (3, "zone"), (4, "zone"), (5, "zone")]),
+        cut_vector("cuts, nothing clears: overflow, rank 1", "x", all_high,
+                   requests=[(1, None), (2, None)]),
+        cut_vector("cuts all 0: as without cuts", "user:42",
+                   [dict(n, cut=0) for n in ids("node-1", "node-2", "node-3")], hash_mode="fnv1a"),
+    ]
+    balanced = [
+        balanced_vector("balanced, 4 nodes, 40 unit keys, eps 0", ids("a", "b", "c", "d"),
+                        [f"k{i}" for i in range(40)], [1] * 40, 0.0),
+        balanced_vector("balanced, 4 nodes, 43 unit keys, eps 0: overflow", ids("a", "b", "c", "d"),
+                        [f"k{i}" for i in range(43)], [1] * 43, 0.0),
+        balanced_vector("balanced, weighted, sizes, eps 0.01", CACHES,
+                        [f"obj:{i}" for i in range(120)], [1 + (i * 7919) % 97 for i in range(120)], 0.01),
+        balanced_vector("balanced, a key larger than a capacity", ids("n1", "n2", "n3"),
+                        [f"s{i}" for i in range(30)], [1000 if i == 4 else 1 for i in range(30)], 0.1),
+    ]
+    return {"placement": placement, "balanced": balanced}
+
+
 doc = {
-    "contract": "docs/placement-contract.md, v3 (sections 2, 3, 6 and 8)",
+    "contract": "docs/placement-contract.md, v3 (sections 2, 3, 6, 8 and 9)",
     "generator": "tools/make-contract-vectors.py",
     "fields": {
         "key, seed": "UTF-8 strings; their bytes are hashed",
@@ -255,5 +367,10 @@ doc = {
                    "order) or ok",
     },
     "distinct_checks": DISTINCT_CHECKS,
+    "cuts": dict(cut_vectors(), fields={
+        "placement": "section 9: nodes carry cut; ranking rows add clears (r >= cut); placements: "
+                     "r, distinct, nodes (clearing nodes first, then the others), overflow, partial",
+        "balanced": "section 9 balanced cuts, R = 1: keys (UTF-8), loads, max_overload eps; "
+                    "capacity, cuts, load per node id; holder per key (null: overflow)"}),
 }
 print(json.dumps(doc, indent=1))

@@ -21,6 +21,7 @@ struct NodeSpec {
   std::string id;
   std::optional<double> weight;
   std::vector<std::pair<std::string, std::string>> labels;  // (name, value), e.g. (zone, eu-1a)
+  std::uint32_t cut = 0;  // contract §9: the node clears key k when r(k, node) >= cut
 
   friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
 };
@@ -80,6 +81,7 @@ struct Node {
   double weight = 1.0;
   bool has_weight = false;
   std::vector<std::pair<std::string, std::string>> labels;
+  std::uint32_t cut = 0;  // contract §9 (0: clears every key)
 
   // The label's value, or nullopt when the node lacks it (then it is its own domain).
   std::optional<std::string_view> label(std::string_view name) const;
@@ -106,6 +108,8 @@ class ClusterView {
   HashMode hash() const { return hash_; }
   std::int64_t version() const { return version_; }
   bool weighted() const { return weighted_; }
+  // Contract §9: true when some node has a non-zero cut (all 0 places exactly as without).
+  bool has_cuts() const { return has_cuts_; }
   const std::vector<Node>& nodes() const { return nodes_; }
   std::size_t size() const { return nodes_.size(); }
   const Node& node(std::uint32_t index) const { return nodes_[index]; }
@@ -142,6 +146,7 @@ class ClusterView {
   HashMode hash_;
   std::int64_t version_;
   bool weighted_ = false;
+  bool has_cuts_ = false;
   std::vector<Node> nodes_;
   std::uint32_t seed_state_;
   std::shared_ptr<const Hierarchy> hierarchy_;

@@ -25,8 +25,8 @@ std::string selection_table(const ClusterView& view, const Selection& selection)
 
 // `hrw select --format json`: key, seed, hash, version, weighted, owner, replicas (when
 // asked), partial, for a hierarchical view hierarchy and path[{level, bucket, fnv, r, weight,
-// score}], scores[{node, rank, fnv, r, score[, weight]}], on one line without a
-// newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
+// score}], scores[{node, rank, fnv, r, score[, weight][, cut, clears]}], with cuts (§9) also
+// overflow, on one line without a newline. Keys and ids are bytes: invalid UTF-8 is shown as U+FFFD rather than refused.
 std::string selection_json(const ClusterView& view, const Selection& selection);
 
 // ---- hrw place ----

@@ -26,6 +26,8 @@ class PlaceStats {
   const std::vector<std::uint64_t>& slots() const { return slots_; }
   const LoadCounts& read() const { return read_; }
   std::uint64_t partial_keys() const { return partial_keys_; }
+  // Contract §9: keys placed on a node whose cut they do not clear (0 without cuts).
+  std::uint64_t overflow_keys() const { return overflow_keys_; }
   // Node i's share of the keys divided by its target share (ClusterView::share); the peak
   // over nodes is the "peak-to-mean" (for an unweighted view: max keys / mean keys).
   double share_ratio(std::uint32_t node) const;
@@ -38,6 +40,7 @@ class PlaceStats {
   std::vector<std::uint64_t> slots_;
   LoadCounts read_;
   std::uint64_t partial_keys_ = 0;
+  std::uint64_t overflow_keys_ = 0;
 };
 
 struct PlaceJob {

@@ -41,6 +41,8 @@ struct Placement {
   // Same layout; r as a double (unweighted) or u^(1/w) (weighted). Empty unless asked for.
   std::vector<double> scores;
   bool partial = false;  // true when the view has fewer domains than replicas (allowed)
+  // Contract §9: keys placed on at least one node whose cut they do not clear (0 without cuts).
+  std::uint64_t overflow = 0;
 
   std::size_t size() const { return replicas ? nodes.size() / replicas : 0; }
   std::uint32_t owner(std::size_t key) const { return nodes[key * replicas]; }
@@ -135,7 +137,8 @@ class BatchPlacer {
 // the views share seed, hash mode and rank rule (both weighted or both not), each key
 // walks the trie of the union of their ids once: one FNV-1a per union node, and a
 // selection per view only for the nodes the views do not share with the same weight.
-// Otherwise (and with Engine::reference, or R beyond the kernels' registers) it places
+// Otherwise (and with Engine::reference, or R beyond the kernels' registers, or cuts (§9) with
+// R > 1) it places
 // the keys twice; also for hierarchical views (contract §6), which are placed level by
 // level. Same contract as BatchPlacer: place() is const and thread-safe.
 class PairPlacer {

@@ -23,7 +23,8 @@ double ideal_fraction(const ClusterView& a, const ClusterView& b);
 // flat views that hash alike and share every common node's weight (nodes only added or
 // removed). Then a key stays exactly when its best node over A ∪ B is in both, so the
 // fraction is 1 − W(A∩B) / W(A∪B). nullopt otherwise (a reweight, a hierarchy, another
-// seed or hash), where only the ideal, a lower bound, is known.
+// seed or hash, or a view with cuts: contract §9 places some keys off their plain owner),
+// where only the ideal, a lower bound, is known.
 std::optional<double> expected_fraction(const ClusterView& a, const ClusterView& b);
 
 // A warning when the views hash differently (seed or hash mode): every key may move.
@@ -94,6 +95,9 @@ struct PlanSummary {
   std::uint64_t batches = 0;
   double ideal_fraction = 0;
   std::optional<double> expected_fraction;  // R = 1: see hrw::expected_fraction
+  // Contract §9: for each view with cuts, its overflow keys (placed on a node whose cut they
+  // do not clear); nullopt for a view without cuts.
+  std::optional<std::uint64_t> from_overflow, to_overflow;
   bool has_bytes = false;
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order

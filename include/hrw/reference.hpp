@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <string>
 #include <vector>
 
 #include "hrw/cluster_view.hpp"
@@ -60,5 +61,44 @@ DistinctReplicas top_r_distinct(const ClusterView& view, std::string_view key, s
 // above and by validate_request, so both refuse with the same words.
 InputError too_few_domains(const ClusterView& view, std::uint32_t r, std::string_view label,
                            std::uint32_t domains);
+
+}  // namespace hrw::reference
+
+// ---- Contract §9: capacity cuts (src/core/reference_cuts.cpp) ----
+namespace hrw::reference {
+
+// Node s.node clears the key of s when s.r >= its cut.
+bool clears(const ClusterView& view, const PairScore& s);
+
+struct CutReplicas {
+  std::vector<std::uint32_t> nodes;  // accepted order: clearing nodes first, by rank
+  bool overflow = false;  // some accepted node does not clear the key (fewer than R cleared)
+  bool partial = false;   // fewer than R domains exist and the caller allowed it
+};
+// §9 placement: walk the ranking and accept the first R nodes that clear the key (with the
+// distinct walk when `label` is not empty); if fewer than R, continue over the nodes that
+// did not clear, in ranking order, with the same distinct rule. R = 1: the best-ranked node
+// that clears the key, else rank 1. Too few domains: as top_r_distinct.
+CutReplicas place_with_cuts(const ClusterView& view, std::string_view key, std::uint32_t r,
+                            std::string_view label = {}, bool allow_partial = false);
+
+// §9 capacities: floor((1 + eps) × (w_i / Σw) × L) in binary64, in that order (Σw summed in
+// memcmp order of the ids, w_i = 1 when unweighted), as an integer (saturating at 2^64 − 1).
+std::vector<std::uint64_t> capacities(const ClusterView& view, std::uint64_t total_load,
+                                      double eps);
+
+// §9 balanced cuts by key-proposing deferred acceptance, R = 1, written straight from the
+// contract: one key at a time in the given order, a node's proposers kept sorted by
+// (r desc, memcmp-smaller key first). Project rule where §9 is silent: a node that rejected
+// keys but holds none (capacity 0) gets cut 4294967295.
+struct BalancedCuts {
+  std::vector<std::uint32_t> cuts;      // per node index
+  std::vector<std::uint64_t> capacity;  // per node index
+  std::vector<std::uint64_t> load;      // per node: the load of the keys it holds
+  std::vector<std::uint32_t> holder;    // per key: the node holding it, kNoNode = overflow
+  std::uint64_t overflow_keys = 0;
+};
+BalancedCuts balanced_cuts(const ClusterView& view, const std::vector<std::string>& keys,
+                           const std::vector<std::uint64_t>& loads, double eps);
 
 }  // namespace hrw::reference

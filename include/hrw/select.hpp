@@ -27,6 +27,10 @@ struct Selection {
   std::vector<std::uint32_t> replica_nodes;   // node indices, best first
   bool partial = false;                       // fewer domains than replicas (allowed)
   std::vector<reference::BucketScore> path;   // hierarchical view: the owner's buckets
+  // Contract §9: the owner is the best-ranked node that clears the key (rank 1 without
+  // cuts); overflow: an owner or replica that does not clear it.
+  std::uint32_t owner = kNoNode;
+  bool overflow = false;
 };
 
 // Validates the request (hrw::validate_request) when replicas are asked for. A view with a

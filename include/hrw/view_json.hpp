@@ -1,7 +1,7 @@
 // The one serialiser of a cluster view. Every path that copies a view — a staged plan's
 // steps/NN/view.json, `hrw sample`'s views, Python pickling (and so Dask) — writes it with
 // these functions and reads it back with parse_cluster_json / parse_view_cbor, so every
-// field (seed, hash, version, rule, hierarchy, nodes with weights and labels) survives
+// field (seed, hash, version, rule, hierarchy, nodes with weights, labels and §9 cuts) survives
 // every copy. Adding a field to ClusterSpec means one line here (view_json.cpp's
 // document) and one in the reader (cluster_view.cpp).
 #pragma once

@@ -175,6 +175,18 @@ NodeSpec parse_node(const json& item, std::size_t index, const std::string& sour
       node.weight = value.get<double>();
       continue;
     }
+    if (name == "cut") {  // contract §9: an integer 0 … 2^32 − 1
+      if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
+        throw InputError(fmt::format("{} ({}): cut must be an integer from 0 to 4294967295, got {}",
+                                     where, quote_for_message(node.id),
+                                     value.is_number() ? printable(value.dump()) : value.type_name()));
+      }
+      if (value.get<std::uint64_t>() > 0xFFFFFFFFu)
+        throw InputError(fmt::format("{} ({}): cut must be an integer from 0 to 4294967295, got {}",
+                                     where, quote_for_message(node.id), value.get<std::uint64_t>()));
+      node.cut = static_cast<std::uint32_t>(value.get<std::uint64_t>());
+      continue;
+    }
     if (!value.is_string())
       throw InputError(fmt::format("{} ({}): label {} must be a string, got {}", where,
                                    quote_for_message(node.id), quote_for_message(name),
@@ -334,7 +346,8 @@ std::string hierarchy_list_problem(const std::vector<std::string>& labels) {
   if (labels.empty())
     return "the list is empty (name at least one label, top level first, or leave it out for a flat view)";
   for (std::size_t j = 0; j < labels.size(); ++j) {
-    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight")
+    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight" ||
+        labels[j] == "cut")
       return fmt::format("level {} {} is not a label name", j + 1, quote_for_message(labels[j]));
     for (std::size_t k = 0; k < j; ++k)
       if (labels[k] == labels[j])
@@ -372,7 +385,8 @@ ClusterView::ClusterView(ClusterSpec spec)
     NodeSpec& in = spec.nodes[i];
     if (in.id.empty())
       throw InputError(fmt::format("{}: nodes[{}] has an empty id", source_, i));
-    Node node{std::move(in.id), 1.0, in.weight.has_value(), std::move(in.labels)};
+    Node node{std::move(in.id), 1.0, in.weight.has_value(), std::move(in.labels), in.cut};
+    has_cuts_ = has_cuts_ || in.cut != 0;
     if (in.weight) {
       const double w = *in.weight;
       if (!std::isfinite(w) || !(w > 0))
@@ -400,7 +414,16 @@ ClusterView::ClusterView(ClusterSpec spec)
     for (const auto& [name, value] : n.labels) names.insert(name);
   }
   label_names_.assign(names.begin(), names.end());
-  if (spec.hierarchy) build_hierarchy(std::move(*spec.hierarchy));
+  if (spec.hierarchy) {
+    // Contract §9: v3 defines cuts for flat views only.
+    for (const Node& n : nodes_)
+      if (n.cut != 0)
+        throw InputError(fmt::format("{}: node {}: cut {} in a hierarchical view (cuts are "
+                                     "defined for flat views only; remove the cut or the "
+                                     "hierarchy)",
+                                     source_, quote_for_message(n.id), n.cut));
+    build_hierarchy(std::move(*spec.hierarchy));
+  }
   if (spec.rule) check_rule(*spec.rule);
   rule_ = std::move(spec.rule);
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "hrw/det_math.hpp"
 #include "node_trie.hpp"
 
 namespace hrw::kernels {
@@ -34,6 +35,15 @@ KernelView side_of(const ClusterView& view, const std::vector<std::string_view>&
     for (std::uint32_t u = 0; u < ids.size(); ++u)
       if (side.index[u] != kAbsent) side.weights[u] = view.node(side.index[u]).weight;
   }
+  if (view.has_cuts()) {
+    side.cuts.assign(ids.size(), 0);
+    side.unit_cuts.assign(ids.size(), 0.0);
+    for (std::uint32_t u = 0; u < ids.size(); ++u)
+      if (side.index[u] != kAbsent) {
+        side.cuts[u] = view.node(side.index[u]).cut;
+        side.unit_cuts[u] = det::unit_from_hash(side.cuts[u]);  // (cut + 1) / 2^32
+      }
+  }
   const std::uint32_t domain_count = options.distinct_label.empty()
                                          ? static_cast<std::uint32_t>(view.size())
                                          : view.domain_count(options.distinct_label);
@@ -53,6 +63,10 @@ KernelView side_of(const ClusterView& view, const std::vector<std::string_view>&
     side.domain_count = domain_count;
   }
   return side;
+}
+
+std::uint32_t cut_of(const KernelView& side, std::uint32_t u) {
+  return side.cuts.empty() ? 0 : side.cuts[u];
 }
 
 }  // namespace
@@ -78,6 +92,9 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
   for (const ClusterView* v : views)
     plan.distinct = plan.distinct || (!options.distinct_label.empty() && r > 1 &&
                                       v->domain_count(options.distinct_label) < v->size());
+  for (const ClusterView* v : views) plan.cuts = plan.cuts || v->has_cuts();
+  if (plan.cuts && (r > 1 || plan.distinct))
+    throw std::logic_error("kernel plan: cuts are placed by the kernels for R = 1 only");
   for (const ClusterView* v : views) {
     plan.views.push_back(side_of(*v, ids, options, plan.weighted, plan.distinct));
     plan.select = std::max(plan.select, plan.views.back().select);
@@ -88,7 +105,8 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
     bool shared = true;
     for (const KernelView& side : plan.views)
       shared = shared && side.index[op.node] != kAbsent &&
-               (!plan.weighted || side.weights[op.node] == plan.views[0].weights[op.node]);
+               (!plan.weighted || side.weights[op.node] == plan.views[0].weights[op.node]) &&
+               (!plan.cuts || cut_of(side, op.node) == cut_of(plan.views[0], op.node));
     op.lists = 0;
     if (shared) {
       op.lists = 1;

@@ -6,6 +6,7 @@
 #include "hrw/placement.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string_view>
 
@@ -63,12 +64,18 @@ unsigned worker_threads(unsigned threads) {
 namespace {
 
 void place_reference(const ClusterView& view, const KeyView& keys, const PlaceOptions& opt,
-                     Placement& out, std::size_t lo, std::size_t hi) {
+                     Placement& out, std::size_t lo, std::size_t hi,
+                     std::atomic<std::uint64_t>& overflow) {
   const std::uint32_t r = opt.replicas;
+  std::uint64_t over = 0;
   for (std::size_t i = lo; i < hi; ++i) {
     const std::string_view key = keys[i];
     std::uint32_t* dst = out.nodes.data() + i * r;
-    if (!opt.distinct_label.empty()) {
+    if (view.has_cuts()) {  // contract §9
+      const auto c = reference::place_with_cuts(view, key, r, opt.distinct_label, opt.allow_partial);
+      std::copy(c.nodes.begin(), c.nodes.end(), dst);
+      over += c.overflow;
+    } else if (!opt.distinct_label.empty()) {
       const auto d = reference::top_r_distinct(view, key, r, opt.distinct_label, opt.allow_partial);
       std::copy(d.nodes.begin(), d.nodes.end(), dst);
     } else if (r == 1) {
@@ -81,6 +88,7 @@ void place_reference(const ClusterView& view, const KeyView& keys, const PlaceOp
       for (std::uint32_t j = 0; j < r; ++j)
         if (dst[j] != kNoNode) out.scores[i * r + j] = reference::score_pair(view, key, dst[j]).score;
   }
+  overflow += over;
 }
 
 }  // namespace
@@ -103,6 +111,7 @@ void prepare(Placement& out, std::size_t n, const PlaceOptions& options,
              std::uint32_t domain_count, bool filled_by_kernels) {
   const std::uint32_t r = options.replicas;
   out.replicas = r;
+  out.overflow = 0;
   out.partial = domain_count < r;  // check_replicas let it through: partial was allowed
   if (out.partial || !filled_by_kernels)
     out.nodes.assign(n * r, kNoNode);
@@ -116,7 +125,9 @@ void prepare(Placement& out, std::size_t n, const PlaceOptions& options,
 
 // Runs a compiled plan (one view, or a fused pair) over keys into outs[v], chunk by chunk.
 void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
-                   const KeyView& keys, const PlaceOptions& options, Placement* const* outs) {
+                   const KeyView& keys, const PlaceOptions& options, Placement* const* outs,
+                   const ClusterView* const* views_of) {
+  std::atomic<std::uint64_t> overflow[2] = {0, 0};
   const std::uint32_t r = options.replicas;
   const bool with_scores = options.with_scores;
   const std::size_t views = plan.views.size();
@@ -140,7 +151,23 @@ void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
             s = det::exp(s);
           }
     }
+    // Contract §9 (R = 1): the keys the kernel left undecided (nothing cleared its cut, or
+    // the best that cleared has r = 0) are placed by the reference, overflow counted.
+    if (plan.cuts)
+      for (std::size_t v = 0; v < views; ++v) {
+        std::uint64_t over = 0;
+        for (std::size_t i = lo; i < hi; ++i) {
+          std::uint32_t& node = outs[v]->nodes[i * r];
+          if (node != kNoNode) continue;
+          const auto c = reference::place_with_cuts(*views_of[v], keys[i], 1);
+          node = c.nodes[0];
+          over += c.overflow;
+          if (with_scores) outs[v]->scores[i * r] = reference::score_pair(*views_of[v], keys[i], node).score;
+        }
+        overflow[v] += over;
+      }
   });
+  for (std::size_t v = 0; v < views; ++v) outs[v]->overflow = overflow[v];
 }
 
 }  // namespace
@@ -157,8 +184,10 @@ BatchPlacer::BatchPlacer(const ValidRequest& request) {
   c->options = options;
   c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
                                                    : view.domain_count(options.distinct_label);
+  // Cuts (contract §9) with R > 1 are placed by the reference: the kernels do R = 1.
   c->use_reference = options.engine == Engine::reference ||
-                     options.replicas > kernels::kMaxKernelReplicas;
+                     options.replicas > kernels::kMaxKernelReplicas ||
+                     (view.has_cuts() && options.replicas > 1);
   if (!c->use_reference && view.hierarchy())
     c->tree = std::make_unique<const kernels::TreePlacer>(view, options);
   else if (!c->use_reference)
@@ -176,9 +205,11 @@ void BatchPlacer::place(const KeyView& keys, Placement& out) const {
   const Compiled& c = *compiled_;
   prepare(out, keys.size(), c.options, c.domain_count, !c.use_reference);
   if (c.use_reference) {
+    std::atomic<std::uint64_t> overflow{0};
     for_chunks(keys.size(), c.options.threads, [&](std::size_t lo, std::size_t hi) {
-      place_reference(*c.view, keys, c.options, out, lo, hi);
+      place_reference(*c.view, keys, c.options, out, lo, hi, overflow);
     });
+    out.overflow = overflow;
     return;
   }
   if (c.tree) {
@@ -188,10 +219,12 @@ void BatchPlacer::place(const KeyView& keys, Placement& out) const {
     return;
   }
   Placement* outs[] = {&out};
-  place_kernels(c.plan, c.view->seed_state(), keys, c.options, outs);
+  const ClusterView* views[] = {c.view};
+  place_kernels(c.plan, c.view->seed_state(), keys, c.options, outs, views);
 }
 
 struct PairPlacer::Fused {
+  const ClusterView* views[2];
   kernels::KernelPlan plan;
   std::uint32_t seed_state;
   std::uint32_t domain_count[2];
@@ -210,11 +243,13 @@ PairPlacer::PairPlacer(const ValidRequest& ra, const ValidRequest& rb)
                      options.allow_partial == options_b.allow_partial &&
                      options.engine == options_b.engine && options.with_scores == options_b.with_scores;
   if (!alike || options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
-      !kernels::can_fuse(a, b))
+      !kernels::can_fuse(a, b) || ((a.has_cuts() || b.has_cuts()) && options.replicas > 1))
     return;
   auto f = std::make_unique<Fused>();
   f->plan = kernels::compile_plan({&a, &b}, options);
   f->seed_state = a.seed_state();
+  f->views[0] = &a;
+  f->views[1] = &b;
   const ClusterView* views[] = {&a, &b};
   for (int v = 0; v < 2; ++v)
     f->domain_count[v] = options.distinct_label.empty()
@@ -240,7 +275,7 @@ void PairPlacer::place(const KeyView& keys, Placement& a, Placement& b) const {
   prepare(a, keys.size(), options_, fused_->domain_count[0], true);
   prepare(b, keys.size(), options_, fused_->domain_count[1], true);
   Placement* outs[] = {&a, &b};
-  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs);
+  place_kernels(fused_->plan, fused_->seed_state, keys, options_, outs, fused_->views);
 }
 
 void place(const ClusterView& view, const KeyBatch& keys, const PlaceOptions& options,

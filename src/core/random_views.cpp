@@ -123,6 +123,17 @@ ClusterSpec flat_cluster(std::mt19937_64& rng, const FlatShape& shape) {
   return spec;
 }
 
+void add_cuts(std::mt19937_64& rng, ClusterSpec& spec) {
+  if (rng() % 3 != 0) return;
+  const auto mode = rng() % 3;
+  for (NodeSpec& node : spec.nodes) {
+    if (rng() % 2) continue;
+    node.cut = mode == 0   ? static_cast<std::uint32_t>(rng() % (1u << 28))
+               : mode == 1 ? static_cast<std::uint32_t>(rng())
+                           : 0xF0000000u + static_cast<std::uint32_t>(rng() % (1u << 28));
+  }
+}
+
 // The target view of a plan: nodes added, removed, reweighted or relabelled, or several of
 // those at once; the same seed and hash mode, so hrw plan fuses the two placements (unless
 // a reweight makes an unweighted view weighted: then it falls back to two).

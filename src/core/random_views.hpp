@@ -30,6 +30,11 @@ struct FlatShape {
 };
 ClusterSpec flat_cluster(std::mt19937_64& rng, const FlatShape& shape = {});
 
+// Contract §9: one call in three puts cuts on about half of a flat view's nodes: low (a few
+// percent of pairs fail), anywhere, or high (most keys clear no node: overflow). Otherwise
+// the view is left as it is.
+void add_cuts(std::mt19937_64& rng, ClusterSpec& spec);
+
 // Change bits of a plan's target view.
 enum Change : unsigned { kAdd = 1, kRemove = 2, kReweight = 4, kRelabel = 8, kHierarchy = 16 };
 

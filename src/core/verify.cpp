@@ -84,7 +84,8 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
       // Every fourth cluster is hierarchical (contract §6): the tree engine, and plans
       // between hierarchical views and between flat and hierarchical ones.
       const bool tree = trial % 4 == 3;
-      const ClusterSpec spec = tree ? gen::tree_cluster(rng) : gen::flat_cluster(rng);
+      ClusterSpec spec = tree ? gen::tree_cluster(rng) : gen::flat_cluster(rng);
+      if (!tree) gen::add_cuts(rng, spec);  // contract §9: cuts are defined for flat views
       const ClusterView view(spec);
       const std::size_t n = view.size();
       const std::size_t max_keys = std::max<std::size_t>(1, 60000 / n);
@@ -106,7 +107,9 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
       distinct.distinct_label = "zone";
       distinct.allow_partial = true;
       distinct.with_scores = true;
-      configs.push_back(distinct);
+      // Contract §8: a distinct label no node carries is refused, so a view drawn without
+      // any "zone" (one node in seven lacks it) is checked without the distinct walk.
+      if (view.label_coverage("zone").lacking < n) configs.push_back(distinct);
 
       for (PlaceOptions o : configs) {
         o.threads = options.threads;
@@ -122,10 +125,13 @@ std::vector<VerifyTargetResult> verify_targets(const VerifyOptions& options) {
 
       // A plan's two views placed together (PairPlacer: one walk of the union trie per
       // key when they can share it) against two reference placements.
-      const ClusterView to(tree ? gen::changed_tree(rng, spec) : gen::changed_flat(rng, spec));
+      ClusterSpec to_spec = tree ? gen::changed_tree(rng, spec) : gen::changed_flat(rng, spec);
+      if (!tree && rng() % 4 == 0) gen::add_cuts(rng, to_spec);  // cuts in one view, the other or both
+      const ClusterView to(std::move(to_spec));
       const std::uint32_t max_pair_r =
           static_cast<std::uint32_t>(std::min<std::size_t>({5, n, to.size()}));
       for (PlaceOptions o : configs) {
+        if (!o.distinct_label.empty() && to.label_coverage(o.distinct_label).lacking == to.size()) continue;
         o.replicas = std::min(o.replicas, max_pair_r);
         o.threads = options.threads;
         o.engine = Engine::reference;

@@ -20,7 +20,8 @@ ClusterSpec spec_of(const ClusterView& v) {
   s.hash = v.hash();
   s.version = v.version();
   for (const Node& n : v.nodes())
-    s.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt, n.labels});
+    s.nodes.push_back(
+        {n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt, n.labels, n.cut});
   if (const Hierarchy* h = v.hierarchy()) s.hierarchy = h->labels();
   s.rule = v.rule();
   return s;
@@ -47,6 +48,7 @@ ordered_json document(const ClusterSpec& spec) {
     node["id"] = n.id;
     if (n.weight) node["weight"] = *n.weight;  // nlohmann prints doubles round-trip exact
     for (const auto& [name, value] : n.labels) node[name] = value;
+    if (n.cut != 0) node["cut"] = n.cut;  // contract §9: omitted when 0 (the default)
     nodes.push_back(std::move(node));
   }
   return out;

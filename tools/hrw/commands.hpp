@@ -17,5 +17,6 @@ Runner add_verify(CLI::App& app);
 Runner add_sample(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_view(CLI::App& app);
+Runner add_balance(CLI::App& app);
 
 }  // namespace hrw::cli

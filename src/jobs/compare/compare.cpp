@@ -39,6 +39,7 @@ std::vector<std::unique_ptr<Placer>> all_placers(const NodeList& from, const Nod
   if (from.weighted || to.weighted) placers.push_back(make_hrw("hrw-weighted", std::nullopt, true));
   if (from.hierarchy || to.hierarchy) placers.push_back(make_hrw_tree());
   placers.push_back(make_hrw_bounded(o.load_factor));
+  placers.push_back(make_hrw_cuts(o.load_factor));
   placers.push_back(make_ring_bounded(o.vnodes, o.load_factor));
   return placers;
 }

@@ -8,6 +8,7 @@
 
 #include "compare/bounded_caps.hpp"
 #include "compare/placer.hpp"
+#include "hrw/balance.hpp"
 #include "hrw/placement.hpp"
 
 namespace hrw::compare {
@@ -110,7 +111,39 @@ class HrwBoundedPlacer final : public Placer {
   HrwView hrw_;
 };
 
+// Contract §9: the view's balanced cuts for these keys (capacity floor(c x fair load), the
+// same factor c as bounded loads: eps = c - 1), then every key placed by the cut rule. The
+// outcome does not depend on key order; the time includes computing the cuts.
+class HrwCutsPlacer final : public Placer {
+ public:
+  explicit HrwCutsPlacer(double load_factor) : load_factor_(load_factor) {}
+  std::string name() const override { return "hrw-cuts"; }
+  void build(const NodeList& nodes) override { hrw_.build(nodes, nodes.weighted, nodes.hash); }
+  void assign(const KeyBatch& keys, std::vector<std::uint32_t>& owners) const override {
+    BalanceOptions options;
+    options.max_overload = load_factor_ - 1.0;
+    options.threads = 1;
+    const BalanceResult cuts =
+        balance_cuts(*hrw_.view, keys, std::vector<std::uint64_t>(keys.size(), 1), options);
+    const ClusterView cut(spec_with_cuts(*hrw_.view, cuts.cuts));
+    Placement placement;
+    place(cut, keys, single_thread_simd(1), placement);
+    owners.resize(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) owners[i] = hrw_.to_list[placement.owner(i)];
+  }
+  std::size_t structure_bytes() const override { return 0; }  // N cuts, in the view itself
+  bool uses_weights() const override { return true; }
+
+ private:
+  double load_factor_;
+  HrwView hrw_;
+};
+
 }  // namespace
+
+std::unique_ptr<Placer> make_hrw_cuts(double load_factor) {
+  return std::make_unique<HrwCutsPlacer>(load_factor);
+}
 
 std::unique_ptr<Placer> make_hrw(std::string name, std::optional<HashMode> hash, bool weighted) {
   return std::make_unique<HrwPlacer>(std::move(name), hash, weighted);

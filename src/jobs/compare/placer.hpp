@@ -49,6 +49,8 @@ std::unique_ptr<Placer> make_hrw_tree();
 // Bounded loads (Mirrokni, Thorup, Zadimoghaddam 2018): cap = ceil(c x fair load); keys
 // in input order; an overflowing key goes to the next candidate.
 std::unique_ptr<Placer> make_hrw_bounded(double load_factor);
+// Contract §9: balanced cuts with eps = load_factor - 1, then the cut rule (order-free).
+std::unique_ptr<Placer> make_hrw_cuts(double load_factor);
 std::unique_ptr<Placer> make_ring_bounded(std::uint32_t vnodes, double load_factor);
 
 }  // namespace hrw::compare

@@ -17,6 +17,7 @@ std::string place_stats_json(const PlaceStats& s, bool with_bytes, bool with_req
   if (with_bytes) out["bytes"] = s.read().bytes;
   if (with_requests) out["requests"] = s.read().requests;
   if (s.replicas() > 1) out["partial_keys"] = s.partial_keys();
+  if (s.view().has_cuts()) out["overflow_keys"] = s.overflow_keys();  // contract §9
   out["peak_to_mean"] = s.peak_to_mean();
   auto& nodes = out["nodes"] = ordered_json::array();
   for (std::uint32_t n = 0; n < s.view().size(); ++n) {
@@ -85,8 +86,9 @@ std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_re
                        "p90 {:.3f}  p99 {:.3f}  max {:.3f}\n",
                        n_nodes, q(0), q(0.01), q(0.1), q(0.5), q(0.9), q(0.99), q(1));
   }
-  out += fmt::format("peak-to-mean {:.4f}{}\n", s.peak_to_mean(),
-                     s.partial_keys() ? fmt::format("  partial keys {}", s.partial_keys()) : "");
+  out += fmt::format("peak-to-mean {:.4f}{}{}\n", s.peak_to_mean(),
+                     s.partial_keys() ? fmt::format("  partial keys {}", s.partial_keys()) : "",
+                     s.view().has_cuts() ? fmt::format("  overflow keys {}", s.overflow_keys()) : "");
   return out;
 }
 

@@ -130,6 +130,9 @@ std::string summary_json(const PlanSummary& s) {
     out["set_changed"] = s.moved.keys;
     out["set_changed_fraction"] = s.moved_fraction();
   }
+  // Contract §9: each view with cuts gives its overflow keys.
+  if (s.from_overflow) out["from_overflow_keys"] = *s.from_overflow;
+  if (s.to_overflow) out["to_overflow_keys"] = *s.to_overflow;
   if (s.has_bytes) out["bytes"] = s.read.bytes, out["bytes_moved"] = s.moved.bytes;
   if (s.has_requests) out["requests"] = s.read.requests, out["requests_moved"] = s.moved.requests;
   out["rows"] = s.rows;
@@ -159,10 +162,18 @@ std::string summary_json(const PlanSummary& s) {
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
+// Contract §9: "; overflow keys: v1 3, v2 0" for the views with cuts, "" when neither has.
+std::string overflow_text(const PlanSummary& s) {
+  std::string out;
+  if (s.from_overflow) out += fmt::format("{} {}", from_name(s), *s.from_overflow);
+  if (s.to_overflow) out += fmt::format("{}v{} {}", out.empty() ? "" : ", ", s.to_version, *s.to_overflow);
+  return out.empty() ? out : "; overflow keys: " + out;
+}
+
 // R > 1 (contract §7): owner changes vs the owner ideal, slot moves vs the slot ideal,
 // changed sets without an ideal.
 std::string replicated_headline(const PlanSummary& s) {
-  return fmt::format(
+  return overflow_text(s).insert(0, fmt::format(
       "plan {} -> v{}, R = {}: {} keys; owner changes {} ({}), owner ideal {}; replica-slot "
       "moves {} ({} of R x keys), slot ideal {}; keys whose replica set changed {} ({})",
       from_name(s), s.to_version,
@@ -171,18 +182,19 @@ std::string replicated_headline(const PlanSummary& s) {
       s.read.keys, s.owner_changes.keys,
       percent(s.owner_changes_fraction()), percent(s.ideal_fraction), s.rows,
       percent(s.slot_moves_fraction()), percent(s.slot_ideal_fraction()), s.moved.keys,
-      percent(s.moved_fraction()));
+      percent(s.moved_fraction())));
 }
 
 std::string summary_text(const PlanSummary& s) {
   std::string out =
       s.single()
-          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}{}\n", from_name(s),
+          ? fmt::format("plan {} -> v{}: {} keys, {} moved ({}), ideal {}{}{}\n", from_name(s),
                         s.to_version, s.read.keys, s.moved.keys, percent(s.moved_fraction()),
                         percent(s.ideal_fraction),
                         s.expected_fraction
                             ? fmt::format(", expected for rendezvous {}", percent(*s.expected_fraction))
-                            : "")
+                            : "",
+                        overflow_text(s))
           : replicated_headline(s) + "\n";
   if (!(s.from_rule == s.to_rule))  // contract §8: a migration of the rule names both
     out += fmt::format("  rule ({}) -> ({})\n", describe(s.from_rule), describe(s.to_rule));

@@ -13,12 +13,13 @@ std::string selection_json(const ClusterView& view, const Selection& s) {
   out["hash"] = std::string(to_string(view.hash()));
   out["version"] = view.version();
   out["weighted"] = view.weighted();
-  out["owner"] = view.node(s.ranking.front().node).id;
+  out["owner"] = view.node(s.owner).id;
   if (s.replicas) {
     out["replicas"] = nlohmann::ordered_json::array();
     for (auto n : s.replica_nodes) out["replicas"].push_back(view.node(n).id);
   }
   out["partial"] = s.partial;
+  if (view.has_cuts()) out["overflow"] = s.overflow;
   if (const Hierarchy* h = view.hierarchy()) {
     out["hierarchy"] = h->labels();
     auto& path = out["path"] = nlohmann::ordered_json::array();
@@ -41,6 +42,10 @@ std::string selection_json(const ClusterView& view, const Selection& s) {
       row["weight"] = view.node(score.node).weight;
     } else {
       row["score"] = score.r;
+    }
+    if (view.has_cuts()) {
+      row["cut"] = view.node(score.node).cut;
+      row["clears"] = reference::clears(view, score);
     }
     scores.push_back(std::move(row));
   }

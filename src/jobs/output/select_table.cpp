@@ -45,28 +45,39 @@ std::string selection_table(const ClusterView& view, const Selection& selection)
   append_path(out, view, selection);
   std::size_t width = 4;
   for (auto& n : view.nodes()) width = std::max(width, n.id.size());
+  // Contract §9: with cuts, two more columns (each node's cut, and whether r clears it).
+  const bool cuts = view.has_cuts();
+  const std::string cut_head = cuts ? fmt::format("  {:>10}  {}", "cut", "clears") : "";
   if (view.weighted())
-    out += fmt::format("  {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22}\n", "rank", "node", width, "fnv1a",
-               "r", "weight", "score u^(1/w)");
+    out += fmt::format("  {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22}{}\n", "rank", "node", width, "fnv1a",
+                       "r", "weight", "score u^(1/w)", cut_head);
   else
-    out += fmt::format("  {:>4}  {:<{}}  {:>10}  {:>10}\n", "rank", "node", width, "fnv1a", "score r");
+    out += fmt::format("  {:>4}  {:<{}}  {:>10}  {:>10}{}\n", "rank", "node", width, "fnv1a", "score r",
+                       cut_head);
   for (std::size_t i = 0; i < ranking.size(); ++i) {
     const auto& s = ranking[i];
-    const char* mark = i == 0 ? "*" : " ";
+    const char* mark = s.node == selection.owner ? "*" : " ";
+    const std::string cut_cols =
+        cuts ? fmt::format("  {:>10}  {}", view.node(s.node).cut, reference::clears(view, s) ? "yes" : "no")
+             : "";
     if (view.weighted())
-      out += fmt::format("{} {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22.17g}\n", mark, i + 1,
-                 view.node(s.node).id, width, s.fnv, s.r, view.node(s.node).weight, s.score);
+      out += fmt::format("{} {:>4}  {:<{}}  {:>10}  {:>10}  {:>8}  {:>22.17g}{}\n", mark, i + 1,
+                         view.node(s.node).id, width, s.fnv, s.r, view.node(s.node).weight, s.score, cut_cols);
     else
-      out += fmt::format("{} {:>4}  {:<{}}  {:>10}  {:>10}\n", mark, i + 1, view.node(s.node).id, width,
-                 s.fnv, s.r);
+      out += fmt::format("{} {:>4}  {:<{}}  {:>10}  {:>10}{}\n", mark, i + 1, view.node(s.node).id, width,
+                         s.fnv, s.r, cut_cols);
   }
-  out += fmt::format("owner: {}\n", view.node(ranking.front().node).id);
+  const bool owner_clears =
+      reference::clears(view, reference::score_pair(view, selection.key, selection.owner));
+  out += fmt::format("owner: {}{}\n", view.node(selection.owner).id,
+                     owner_clears ? "" : "  [OVERFLOW: no node clears the key]");
   if (selection.replicas) {
     std::vector<std::string> ids;
     for (auto n : selection.replica_nodes) ids.push_back(view.node(n).id);
-    out += fmt::format("replicas ({}{}): {}{}\n", selection.replicas,
-               selection.distinct.empty() ? "" : ", distinct " + selection.distinct, fmt::join(ids, ", "),
-               selection.partial ? "  [PARTIAL]" : "");
+    out += fmt::format("replicas ({}{}): {}{}{}\n", selection.replicas,
+                       selection.distinct.empty() ? "" : ", distinct " + selection.distinct, fmt::join(ids, ", "),
+                       selection.partial ? "  [PARTIAL]" : "",
+                       selection.overflow ? "  [OVERFLOW: fewer than R clear the key]" : "");
   }
   return out;
 }

@@ -8,6 +8,7 @@ PlaceStats::PlaceStats(const ClusterView& view, std::uint32_t replicas)
     : view_(&view), replicas_(replicas), owned_(view.size()), slots_(view.size()) {}
 
 void PlaceStats::add(const KeyChunk& chunk, const Placement& placement) {
+  overflow_keys_ += placement.overflow;
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     read_.add(chunk, i);
     owned_[placement.owner(i)].add(chunk, i);

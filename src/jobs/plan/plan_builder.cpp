@@ -62,6 +62,9 @@ double ideal_fraction(const ClusterView& a, const ClusterView& b) {
 
 std::optional<double> expected_fraction(const ClusterView& a, const ClusterView& b) {
   if (a.seed() != b.seed() || a.hash() != b.hash() || a.hierarchy() || b.hierarchy()) return std::nullopt;
+  // Contract §9: with a non-zero cut a key may stay off its best node over A ∪ B, so the
+  // formula below does not hold (docs/plan.md).
+  if (a.has_cuts() || b.has_cuts()) return std::nullopt;
   // Weights summed in memcmp order of the ids (both views store their nodes so).
   double both = 0, either = 0;
   for (const Node& n : a.nodes()) {
@@ -116,6 +119,7 @@ void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state) const {
 
 void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) {
   if (!keys_only(work.chunk)) return add(work.chunk, work.placements[0], work.placements[1], moves);
+  count_overflow(work.placements[0], work.placements[1]);
   if (state.counts.empty())  // not digested
     count_keys(work.chunk, work.placements[0], work.placements[1], state);
   fold_keys(work.chunk, work.placements[0], work.placements[1], state, moves);
@@ -124,6 +128,7 @@ void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) 
 
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
                       MoveSink* moves) {
+  count_overflow(from, to);
   if (keys_only(chunk)) {
     PlanChunk state;
     count_keys(chunk, from, to, state);
@@ -136,6 +141,11 @@ void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placem
       add_replicated(chunk, i, from, to, moves);
     }
   }
+}
+
+void PlanBuilder::count_overflow(const Placement& from, const Placement& to) {
+  overflow_[0] += from.overflow;
+  overflow_[1] += to.overflow;
 }
 
 // R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk and
@@ -310,6 +320,8 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.batches = rows_ / batch_size_ + (rows_ % batch_size_ != 0);
   s.ideal_fraction = ideal_fraction(*from_, *to_);
   if (s.single()) s.expected_fraction = expected_fraction(*from_, *to_);
+  if (from_->has_cuts()) s.from_overflow = overflow_[0];
+  if (to_->has_cuts()) s.to_overflow = overflow_[1];
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;
   s.nodes = flows_;

@@ -71,6 +71,7 @@ class PlanBuilder {
 
  private:
   bool keys_only(const KeyChunk& chunk) const;
+  void count_overflow(const Placement& from, const Placement& to);
   void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                   PlanChunk& state) const;
   void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
@@ -90,6 +91,7 @@ class PlanBuilder {
   std::vector<NodeFlow> flows_;
   LoadCounts read_, moved_, stayed_, owner_changes_;
   std::uint64_t rows_ = 0;
+  std::uint64_t overflow_[2] = {0, 0};  // contract §9: overflow keys in from, to
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
 };
 

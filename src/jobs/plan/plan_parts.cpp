@@ -181,6 +181,8 @@ PlanSummary parse_summary_json(std::string_view text) {
   if (in.contains(ideal) && in[ideal].is_number()) s.ideal_fraction = in[ideal].get<double>();
   if (in.contains("expected_fraction") && in["expected_fraction"].is_number())
     s.expected_fraction = in["expected_fraction"].get<double>();
+  if (in.contains("from_overflow_keys")) s.from_overflow = count(in, "from_overflow_keys");
+  if (in.contains("to_overflow_keys")) s.to_overflow = count(in, "to_overflow_keys");
   for (const json& row : in["nodes"]) {
     if (!row.is_object() || !row.contains("id") || !row["id"].is_string())
       throw InputError("plan summary: every node needs a string \"id\"");
@@ -239,6 +241,12 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, cons
       total.owner_changes += part.owner_changes;
       total.stayed += part.stayed;
       add_checked(total.rows, part.rows, "rows");
+      // Contract §9: the overflow keys of a view with cuts, summed over the parts.
+      if (total.from_overflow.has_value() != part.from_overflow.has_value() ||
+          total.to_overflow.has_value() != part.to_overflow.has_value())
+        refuse("counts overflow keys (contract section 9) for other views than the plan's");
+      if (total.from_overflow) add_checked(*total.from_overflow, *part.from_overflow, "from_overflow_keys");
+      if (total.to_overflow) add_checked(*total.to_overflow, *part.to_overflow, "to_overflow_keys");
       for (std::size_t u = 0; u < total.nodes.size(); ++u) {
         NodeFlow& f = total.nodes[u];
         const NodeFlow& g = part.nodes[u];

@@ -24,6 +24,16 @@ struct Ramp {
   std::string id;
   double from = 0, to = 0;  // weight in A and in B; 0: absent
   std::vector<std::pair<std::string, std::string>> labels;
+  // Contract §9: the node's cut in A and in B (a node absent from one view has the other's).
+  std::uint32_t cut_from = 0, cut_to = 0;
+
+  // docs/plan.md, "Staged plans": the cut at p ∈ [0, 2] moves from A's to B's in step with
+  // the path, floor(cut_A + (cut_B − cut_A) × p/2) in binary64, so every step carries cuts
+  // and a cap can always be met by a smaller step.
+  std::uint32_t cut_at(double p) const {
+    const double a = cut_from, b = cut_to;
+    return static_cast<std::uint32_t>(std::floor(a + (b - a) * (p / 2)));
+  }
 };
 
 class Path {
@@ -31,10 +41,11 @@ class Path {
   Path(const ClusterView& a, const ClusterView& b) : a_(&a), b_(&b) {
     for (const Node& n : b.nodes()) {
       const auto in_a = a.find(n.id);
-      ramps_.push_back({n.id, in_a ? a.node(*in_a).weight : 0.0, n.weight, n.labels});
+      ramps_.push_back({n.id, in_a ? a.node(*in_a).weight : 0.0, n.weight, n.labels,
+                        in_a ? a.node(*in_a).cut : n.cut, n.cut});
     }
     for (const Node& n : a.nodes())
-      if (!b.find(n.id)) ramps_.push_back({n.id, n.weight, 0.0, n.labels});
+      if (!b.find(n.id)) ramps_.push_back({n.id, n.weight, 0.0, n.labels, n.cut, n.cut});
     for (const Ramp& r : ramps_) {
       if (r.to > r.from) lambda0_ = std::min(lambda0_, r.from / r.to);
       if (r.to < r.from) mu_end_ = std::min(mu_end_, r.to / r.from);
@@ -59,7 +70,7 @@ class Path {
       double w = r.from;
       if (r.to > r.from) w = std::max(r.from, lambda * r.to);
       if (r.to < r.from) w = std::max(r.to, mu * r.from);
-      if (w > 0) s.nodes.push_back({r.id, w, r.labels});
+      if (w > 0) s.nodes.push_back({r.id, w, r.labels, r.cut_at(p)});
     }
     return s;
   }

@@ -22,7 +22,13 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
   if (s.replicas) {
     validate_request(view, options);
     s.warning = distinct_warning(view, options);
-    if (options.distinct_label.empty()) {
+    if (view.has_cuts()) {  // contract §9
+      auto c = reference::place_with_cuts(view, key, s.replicas, options.distinct_label,
+                                          options.allow_partial);
+      s.replica_nodes = std::move(c.nodes);
+      s.partial = c.partial;
+      s.overflow = c.overflow;
+    } else if (options.distinct_label.empty()) {
       s.replica_nodes = reference::top_r(view, key, s.replicas);
     } else {
       auto d = reference::top_r_distinct(view, key, s.replicas, options.distinct_label,
@@ -32,6 +38,12 @@ Selection select_key(const ClusterView& view, std::string_view key, const Select
     }
   }
   s.ranking = reference::rank(view, key);
+  s.owner = s.ranking.front().node;
+  if (view.has_cuts()) {
+    const auto c = reference::place_with_cuts(view, key, 1);
+    s.owner = c.nodes.front();
+    s.overflow = s.overflow || c.overflow;
+  }
   if (view.hierarchy()) s.path = reference::owner_path(view, key);
   return s;
 }
