@@ -18,15 +18,17 @@
 #include "hrw/output.hpp"
 #include "hrw/view_json.hpp"
 #include "hrw/reference.hpp"
+#include "plan_execution.hpp"
 #include "plan_specs.hpp"
 #include "test_support_bulk.hpp"
 
 using namespace hrw;
+using hrw::test::execute;
 using hrw::test::holders;
+using hrw::test::Holders;
+using hrw::test::placement_csv;
 
 namespace {
-
-using Holders = std::map<std::string, std::vector<std::string>>;  // key -> holders, owner first
 
 Holders placed(const ClusterView& v, const std::vector<std::string>& keys, std::uint32_t r,
                const std::string& label) {
@@ -35,46 +37,6 @@ Holders placed(const ClusterView& v, const std::vector<std::string>& keys, std::
   return out;
 }
 
-std::string placement_csv(const std::vector<std::string>& keys, const Holders& h, std::uint32_t r) {
-  std::string text = r == 1 ? "key,owner" : "key";
-  for (std::uint32_t i = 1; r > 1 && i <= r; ++i) text += ",replica_" + std::to_string(i);
-  text += "\n";
-  for (const std::string& k : keys) {
-    text += csv::quoted(k);
-    const auto& ids = h.at(k);
-    for (std::uint32_t i = 0; i < r; ++i) text += "," + (i < ids.size() ? csv::quoted(ids[i]) : std::string());
-    text += "\n";
-  }
-  return text;
-}
-
-// Executes the transitions of batches 1..through on `h`; returns the keys touched.
-std::set<std::string> execute(const std::string& transitions, std::uint64_t through, Holders& h) {
-  std::set<std::string> touched;
-  auto rows = test::parse_csv_file(transitions);
-  for (std::size_t i = 1; i < rows.size(); ++i) {
-    const auto& row = rows[i];
-    if (std::stoull(row[0]) > through) break;  // batches come in order
-    auto& ids = h.at(row[1]);
-    touched.insert(row[1]);
-    if (row[2] == "copy") {
-      REQUIRE(std::find(ids.begin(), ids.end(), row[3]) == ids.end());
-      REQUIRE(std::find(ids.begin(), ids.end(), row[4]) != ids.end());  // the source holds it
-      ids.push_back(row[3]);
-    } else if (row[2] == "switch") {
-      REQUIRE(ids.front() == row[4]);
-      auto it = std::find(ids.begin(), ids.end(), row[3]);
-      REQUIRE(it != ids.end());  // copied before it becomes the owner
-      std::rotate(ids.begin(), it, it + 1);
-    } else {
-      auto it = std::find(ids.begin(), ids.end(), row[3]);
-      REQUIRE(it != ids.end());
-      REQUIRE(it != ids.begin());  // never the owner: the switch came first
-      ids.erase(it);
-    }
-  }
-  return touched;
-}
 
 std::set<std::string> set_of(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
 
