@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "test_scale.hpp"
 
 using hrw::test::hrw_argv;
 using hrw::test::names;
@@ -202,8 +203,8 @@ TEST_CASE("plan folder: a full disk mid-write leaves the old plan intact", "[cli
 
 TEST_CASE("plan folder: SIGTERM and SIGKILL during step k leave the old plan", "[cli][plan-folder]") {
   Setup s;
-  // Enough keys for the steps to take a while.
-  s.keys = s.dir.write("k.txt", key_lines(300000));
+  // Enough keys for the steps to take a while (a tenth under qemu, which runs ~20x slower).
+  s.keys = s.dir.write("k.txt", key_lines(static_cast<int>(hrw::test::scaled(300000, hrw::test::kEmulatedScale))));
   REQUIRE(run_hrw(s.plan()).exit_code == 0);  // the old plan: a plain one
   const auto before = tree(s.out);
   for (int sig : {SIGTERM, SIGKILL}) {
@@ -225,13 +226,15 @@ TEST_CASE("plan folder: SIGTERM and SIGKILL during step k leave the old plan", "
     // once if the run ends first (a failed exec, or a machine fast enough to finish).
     bool mid_step = false, ended = false;
     int status = 0;
-    // Up to 300 s: under qemu, choosing the steps of 300,000 keys takes longer than 30 s.
-    for (int i = 0; i < 60000 && !mid_step && !ended; ++i) {
+    // A deadline in time, not in polls: under qemu on a loaded machine, choosing the steps
+    // takes minutes, and each poll is itself emulated.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+    while (!mid_step && !ended && std::chrono::steady_clock::now() < deadline) {
       const std::string build = plan_build_dir(s.out);
       mid_step = !build.empty() && fs::exists(build + "/steps/02");
       if (!mid_step) {
         ended = ::waitpid(pid, &status, WNOHANG) == pid;
-        if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     }
     REQUIRE_FALSE(ended);
