@@ -284,7 +284,7 @@ TEST_CASE("plan folder: a symlink to the folder stays a link to the new plan", "
   CHECK(names(s.dir.path()) == Names{"A.json", "B.json", "k.txt", "p", "real"});
 }
 
-TEST_CASE("plan folder: two concurrent runs into one folder, 50 times, one whole plan each time",
+TEST_CASE("plan folder: two concurrent runs into one folder, 50 times (5 under qemu), one whole plan each time",
           "[cli][plan-folder]") {
   TempDir dir;
   const std::string a = dir.write("A.json", view_json(1, 6));
@@ -294,7 +294,10 @@ TEST_CASE("plan folder: two concurrent runs into one folder, 50 times, one whole
   const std::string k2 = dir.write("k2.txt", key_lines(3000, "two:"));
   const std::string out = dir.file("p");
   int refused = 0;
-  for (int round = 0; round < 50; ++round) {
+  // Each round starts two processes: under qemu, where a process starts in about a second,
+  // a tenth of the rounds.
+  const auto rounds = hrw::test::scaled(50, hrw::test::kEmulatedScale);
+  for (std::size_t round = 0; round < rounds; ++round) {
     auto run = [&](const std::string& to, const std::string& keys) {
       return run_hrw({"plan", "--from", a, "--to", to, "--keys", keys, "--out", out, "--quiet"});
     };
