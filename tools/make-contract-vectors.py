@@ -100,6 +100,17 @@ def rank_tree(seed, key, hash_mode, nodes, hierarchy):
     return leaves[0][0], [row for _, rows in leaves for row in rows]
 
 
+def claim_domain(taken, label_of, node):
+    """Contract §3, distinct: a node's failure domain is its label value, or the node itself when it
+    has none; False when another replica already holds that domain."""
+    value = label_of[node]
+    domain = ("label", value) if value is not None else ("node", node)
+    if domain in taken:
+        return False
+    taken.add(domain)
+    return True
+
+
 def replicas(ranking, nodes, r, distinct, hierarchy=None):
     label_of = {n["id"]: n.get(distinct) for n in nodes} if distinct else {}
     if hierarchy and distinct:
@@ -109,12 +120,8 @@ def replicas(ranking, nodes, r, distinct, hierarchy=None):
     for row in ranking:
         if len(out) == r:
             break
-        if distinct:
-            value = label_of[row["node"]]
-            domain = ("label", value) if value is not None else ("node", row["node"])
-            if domain in taken:
-                continue
-            taken.add(domain)
+        if distinct and not claim_domain(taken, label_of, row["node"]):
+            continue
         out.append(row["node"])
     return {"r": r, "distinct": distinct, "nodes": out, "partial": len(out) < r}
 
@@ -244,12 +251,8 @@ def cut_place(ranking, nodes, r, distinct):
                 break
             if (row["r"] >= cut[row["node"]]) != clearing:
                 continue
-            if distinct:
-                value = label_of[row["node"]]
-                domain = ("label", value) if value is not None else ("node", row["node"])
-                if domain in taken:
-                    continue
-                taken.add(domain)
+            if distinct and not claim_domain(taken, label_of, row["node"]):
+                continue
             out.append(row["node"])
             overflow = overflow or not clearing
     return {"r": r, "distinct": distinct, "nodes": out, "overflow": overflow,
