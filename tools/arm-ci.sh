@@ -15,6 +15,8 @@
 #   HRW_ARM_CLEAN=1       wipe the build folder first
 #   HRW_ARM_REFRESH=1     re-resolve and re-extract the arm64 packages
 #   HRW_ARM_STRICT_TARGETS=0  don't fail when a CPU did not run the targets it should
+#   HRW_ARM_PREPARE_ONLY=1    install the host tools and stage the arm64 packages, then stop
+#                         (tools/test-all.sh runs this in the background while x86 builds)
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -Eeuo pipefail
 exec </dev/null  # CI has no stdin; nothing here may wait for one
@@ -160,6 +162,10 @@ else
   exec 9>&-
 fi
 LIBDIR=$PREFIX/usr/lib/aarch64-linux-gnu
+if [[ ${HRW_ARM_PREPARE_ONLY:-0} == 1 ]]; then
+  log "prepared: host tools and $PREFIX"
+  exit 0
+fi
 
 # ---- 3. configure and build ------------------------------------------------------------
 if [[ ${HRW_ARM_CLEAN:-0} == 1 ]]; then rm -rf "$BUILD"; fi

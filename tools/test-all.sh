@@ -7,8 +7,8 @@
 #      then the Python module's pytest suite (tools/test-python.sh);
 #   2. ASan + UBSan build: ctest (native targets only; emulated ARM is not sanitized);
 #   3. aarch64 cross build under qemu: ctest and `hrw verify` on NEON, SVE, SVE2,
-#      SVE_256 and SVE2_128 (tools/arm-ci.sh);
-#   4. the libFuzzer harnesses of tests/fuzz, 35 s each (tools/fuzz.sh).
+#      SVE_256 and SVE2_128 (tools/arm-ci.sh; its downloads start in the background first);
+#   4. the libFuzzer harnesses of tests/fuzz, 35 s each, one per core at a time (tools/fuzz.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc)"
@@ -21,6 +21,13 @@ fi
 
 stage "setup"
 "$ROOT/tools/setup.sh"
+
+# The ARM stage's downloads (cross compiler, qemu, arm64 packages: minutes of network, little
+# CPU) run in the background while the x86 stages build; the ARM stage waits for them.
+stage "aarch64 toolchain and packages: fetched in the background"
+ARM_PREP_LOG="$(mktemp)"
+HRW_ARM_PREPARE_ONLY=1 "$ROOT/tools/arm-ci.sh" >"$ARM_PREP_LOG" 2>&1 &
+ARM_PREP=$!
 
 stage "references: every cited path and contract section exists (tools/check-references.sh)"
 "$ROOT/tools/check-references.sh"
@@ -50,6 +57,10 @@ stage "ASan/UBSan tests"
 HRW_TEST_SCALE=0.25 ctest --test-dir "$ROOT/build-asan" -j "$JOBS" --output-on-failure
 
 stage "aarch64 under qemu"
+arm_prep=0
+wait "$ARM_PREP" || arm_prep=$?
+cat "$ARM_PREP_LOG"
+[[ $arm_prep -eq 0 ]] || { echo "the aarch64 preparation failed (exit $arm_prep)" >&2; exit 1; }
 "$ROOT/tools/arm-ci.sh"
 
 stage "fuzzing (clang 14, ASan + UBSan)"
