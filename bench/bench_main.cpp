@@ -24,7 +24,7 @@
 #include "mix64.hpp"
 #include "kernel_plan.hpp"
 #include "node_trie.hpp"
-#include "workload.hpp"
+#include "bench/workload.hpp"
 
 namespace hrw::bench {
 namespace {

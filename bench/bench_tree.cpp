@@ -14,7 +14,7 @@
 #include "hrw/hierarchy.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/targets.hpp"
-#include "workload.hpp"
+#include "bench/workload.hpp"
 
 namespace hrw::bench {
 namespace {

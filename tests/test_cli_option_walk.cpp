@@ -52,7 +52,7 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
     types[l.command + " " + l.option] = l.type;
   }
   CHECK(commands == std::set<std::string>{"select", "place", "plan", "check", "compare", "verify", "sample", "view",
-                                          "balance"});
+                                          "balance", "bench"});
   // Hidden options are listed too.
   CHECK(types["place --chunk-size"] == "UINT");
   CHECK(types["plan --max-moves-per-node"] == "UINT");
@@ -86,7 +86,8 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
       "view action", "view file", "view --format", "view --add", "view --remove", "view --weight", "view --out",
       "balance --cluster", "balance --nodes", "balance --seed", "balance --hash",
       "balance --weights", "balance --hierarchy", "balance --keys", "balance --keys-format",
-      "balance --by", "balance --out", "balance --stats"};
+      "balance --by", "balance --out", "balance --stats",
+      "bench --format", "bench --out", "bench --compare"};
   for (const Listed& l : options) {
     INFO(l.command << " " << l.option << " " << l.type);
     if (l.type == "TEXT") CHECK(text.count(l.command + " " + l.option) == 1);

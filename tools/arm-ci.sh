@@ -240,4 +240,5 @@ if [[ ${#fails[@]} -gt 0 ]]; then
   printf '    failure: %s\n' "${fails[@]}" >&2
   die "hrw verify under qemu"
 fi
+log "hrw bench --quick [qemu -cpu max; function, not speed]"; timeout 600 qemu-aarch64 -cpu max -L "$QEMU_LD_PREFIX" -E "LD_LIBRARY_PATH=$LIBDIR" "$BUILD/hrw" bench --quick | sed 's/^/    [bench] /' || die "hrw bench --quick under qemu"
 log "ARM stage passed"

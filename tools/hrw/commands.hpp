@@ -18,5 +18,6 @@ Runner add_sample(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_view(CLI::App& app);
 Runner add_balance(CLI::App& app);
+Runner add_bench(CLI::App& app);
 
 }  // namespace hrw::cli

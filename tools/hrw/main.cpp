@@ -146,6 +146,7 @@ int main(int argc, char** argv) {
   add(hrw::cli::add_check);
   add(hrw::cli::add_view);
   add(hrw::cli::add_balance);
+  add(hrw::cli::add_bench);
 
   if (argc == 2 && std::string_view(argv[1]) == "--list-options") {
     print_options(app);

@@ -1,4 +1,5 @@
-// The benchmark workloads: 16-byte keys and node-id sets, built once and cached.
+// The benchmark workloads of hrw_bench and `hrw bench`: 16-byte keys and node-id sets, built
+// once and cached (bench/README.md, "Names"; docs/bench.md).
 #pragma once
 #include <cstddef>
 #include <cstdint>

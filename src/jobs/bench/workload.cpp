@@ -1,4 +1,4 @@
-#include "workload.hpp"
+#include "bench/workload.hpp"
 
 #include <cstdio>
 #include <map>

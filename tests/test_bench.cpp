@@ -1,0 +1,201 @@
+// hrw bench (docs/bench.md): the report's JSON schema, a saved run read back strictly, the
+// ratios of --compare, and the reference check that refuses a wrong kernel. The library runs
+// a tiny configuration (one call per repetition, a few hundred keys): these tests check what
+// is reported, never how fast.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "hrw/bench.hpp"
+#include "hrw/errors.hpp"
+#include "hrw/targets.hpp"
+
+using hrw::test::run_hrw;
+using hrw::test::TempDir;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+hrw::BenchOptions tiny_options() {
+  hrw::BenchOptions o;
+  o.repetitions = 2;
+  o.rep_seconds = 0;  // one call per repetition
+  o.pairs_per_call = 2560;
+  o.keys_per_call = 256;
+  o.checked_keys = 64;
+  o.node_counts = {10};
+  return o;
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// A saved report with the given figures ("name": median), min = median / 2, max = median * 2.
+std::string saved_run(const std::vector<std::pair<std::string, double>>& figures, const std::string& cpu = "cpu A") {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, median] : figures)
+    list.push_back({{"name", name}, {"unit", "keys/s"}, {"detail", "d"}, {"median", median},
+                    {"min", median / 2}, {"max", median * 2}, {"spread", 1.5}, {"repetitions", 3}});
+  return nlohmann::json{{"schema", "hrw-bench"}, {"schema_version", 1}, {"hrw_version", "0"},
+                        {"cpu", cpu},           {"targets", {"AVX2"}}, {"threads", 2},
+                        {"quick", true},        {"figures", list}}
+      .dump();
+}
+
+}  // namespace
+
+TEST_CASE("bench: every figure is reported, typed, and read back from the JSON", "[bench]") {
+  const hrw::BenchReport report = hrw::run_bench(tiny_options());
+  std::set<std::string> want = {"keys/place/1-thread", "keys/place/all-threads", "keys/plan/1-thread",
+                                "keys/plan/all-threads", "pairbound"};
+  std::vector<std::string> targets;
+  for (const hrw::SimdTarget& t : hrw::runnable_targets()) {
+    if (hrw::forced_target() != 0 && t.bits != hrw::forced_target()) continue;  // HRW_TARGET: that one only
+    targets.push_back(t.name);
+    want.insert("pairs/" + t.name + "/unweighted/10");
+    want.insert("pairs/" + t.name + "/weighted/10");
+  }
+  CHECK(report.targets == targets);
+
+  const auto j = nlohmann::json::parse(hrw::bench_json(report));
+  CHECK(j.at("schema") == "hrw-bench");
+  CHECK(j.at("schema_version") == 1);
+  CHECK(j.at("hrw_version") == HRW_TEST_VERSION);
+  CHECK(j.at("cpu").is_string());
+  CHECK(!j.at("cpu").get<std::string>().empty());
+  CHECK(j.at("targets") == targets);
+  CHECK(j.at("threads").is_number_unsigned());
+  CHECK(j.at("threads").get<unsigned>() >= 1);
+  CHECK(j.at("quick") == false);
+  std::set<std::string> names;
+  for (const auto& f : j.at("figures")) {
+    INFO(f.dump());
+    names.insert(f.at("name").get<std::string>());
+    CHECK(f.at("detail").is_string());
+    const std::string unit = f.at("unit");
+    CHECK(unit == (f.at("name").get<std::string>().rfind("keys/", 0) == 0 ? "keys/s" : "pair-scores/s"));
+    for (const char* field : {"median", "min", "max", "spread"}) CHECK(f.at(field).is_number());
+    CHECK(f.at("min").get<double>() > 0);
+    CHECK(f.at("min").get<double>() <= f.at("median").get<double>());
+    CHECK(f.at("median").get<double>() <= f.at("max").get<double>());
+    CHECK(f.at("spread").get<double>() ==
+          (f.at("max").get<double>() - f.at("min").get<double>()) / f.at("median").get<double>());
+    CHECK(f.at("repetitions") == 2);
+  }
+  CHECK(names == want);
+
+  // What a later --compare reads: the same figures, and a ratio of exactly 1 to itself.
+  const hrw::BenchReport back = hrw::parse_bench_json(hrw::bench_json(report), "run.json");
+  REQUIRE(back.figures.size() == report.figures.size());
+  const hrw::BenchComparison self = hrw::compare_bench(report, back, "run.json");
+  CHECK(self.ratios.size() == report.figures.size());
+  for (const auto& r : self.ratios) CHECK(r.ratio == 1.0);
+  CHECK(self.only_now.empty());
+  CHECK(self.only_base.empty());
+  CHECK_THAT(hrw::bench_table(report), Contains("pairbound") && Contains("keys/plan/all-threads"));
+}
+
+TEST_CASE("bench: a result that differs from the scalar reference is an error, not a figure", "[bench]") {
+  hrw::BenchOptions o = tiny_options();
+  o.corrupt_first_check = true;
+  const std::string first = "pairs/" + hrw::run_bench(tiny_options()).targets.front() + "/unweighted/10";
+  CHECK_THROWS_AS(hrw::run_bench(o), hrw::BenchMismatch);
+  CHECK_THROWS_WITH(hrw::run_bench(o),
+                    StartsWith("bench " + first + ": key \"") && Contains("by the scalar reference"));
+  // Through the CLI: exit 1, one line, no report published.
+  TempDir dir;
+  const auto res = run_hrw({"bench", "--quick", "--corrupt-first-check", "--out", dir.file("r.json")});
+  CHECK(res.exit_code == 1);
+  CHECK(lines(res.err) == 1);
+  CHECK_THAT(res.err, StartsWith("hrw: internal error: bench " + first + ": key \"") &&
+                          Contains("a wrong kernel is not benchmarked"));
+  CHECK(res.out.empty());
+  CHECK(!std::filesystem::exists(dir.file("r.json")));
+}
+
+TEST_CASE("bench --compare: each figure's ratio to the saved run, figures on one side listed", "[bench]") {
+  TempDir dir;
+  const std::string now_file = dir.write("now.json", saved_run({{"a", 3e9}, {"b", 1e6}, {"new", 5}}, "cpu N"));
+  const std::string base_file = dir.write("base.json", saved_run({{"old", 7}, {"b", 4e6}, {"a", 1.5e9}}, "cpu B"));
+  const hrw::BenchReport now = hrw::load_bench_json(now_file);
+  const hrw::BenchReport base = hrw::load_bench_json(base_file);
+  const hrw::BenchComparison c = hrw::compare_bench(now, base, base_file);
+  REQUIRE(c.ratios.size() == 2);
+  CHECK(c.ratios[0].name == "a");
+  CHECK(c.ratios[0].now == 3e9);
+  CHECK(c.ratios[0].base == 1.5e9);
+  CHECK(c.ratios[0].ratio == 2.0);
+  CHECK(c.ratios[1].name == "b");
+  CHECK(c.ratios[1].ratio == 0.25);
+  CHECK(c.only_now == std::vector<std::string>{"new"});
+  CHECK(c.only_base == std::vector<std::string>{"old"});
+  CHECK(c.base_cpu == "cpu B");
+  const std::string table = hrw::comparison_table(c);
+  CHECK_THAT(table, Contains("2.000x") && Contains("0.250x") && Contains("only in this run: new\n") &&
+                        Contains("only in " + base_file + ": old\n"));
+  const auto j = nlohmann::json::parse(hrw::bench_json(now, c));
+  CHECK(j.at("comparison").at("ratios").at(0).at("ratio") == 2.0);
+  CHECK(j.at("comparison").at("only_base") == std::vector<std::string>{"old"});
+}
+
+TEST_CASE("bench --compare: a bad saved run is refused naming the file and the field", "[bench]") {
+  const std::string good = saved_run({{"a", 2}});
+  auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+    auto j = nlohmann::json::parse(good);
+    edit(j);
+    return j.dump();
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"[1]", "f.json: the top level: expected an object (a `hrw bench --format json` report)"},
+      {edited([](auto& j) { j["schema"] = "other"; }),
+       "f.json: schema: expected \"hrw-bench\" (a `hrw bench --format json` report)"},
+      {edited([](auto& j) { j["schema_version"] = 2; }),
+       "f.json: schema_version: 2 is not a version this hrw reads (it reads 1)"},
+      {edited([](auto& j) { j.erase("cpu"); }), "f.json: cpu: missing"},
+      {edited([](auto& j) { j["threads"] = -1; }), "f.json: threads: expected an integer from 0 to 1048576, got -1"},
+      {edited([](auto& j) { j["quick"] = "yes"; }), "f.json: quick: expected true or false"},
+      {edited([](auto& j) { j["targets"][0] = 5; }), "f.json: targets[0]: expected a string"},
+      {edited([](auto& j) { j["figures"] = 5; }), "f.json: figures: expected an array"},
+      {edited([](auto& j) { j["figures"][0].erase("median"); }), "f.json: figures[0].median: missing"},
+      {edited([](auto& j) { j["figures"][0]["median"] = "fast"; }), "f.json: figures[0].median: expected a number"},
+      {edited([](auto& j) { j["figures"][0]["min"] = 0; }), "f.json: figures[0].min: expected a number > 0, got 0"},
+      {edited([](auto& j) { j["figures"][0]["max"] = 1.5; }), "f.json: figures[0]: expected min <= median <= max"},
+      {edited([](auto& j) { j["figures"][0]["repetitions"] = 1.5; }),
+       "f.json: figures[0].repetitions: expected an integer from 0 to 1048576, got 1.5"},
+      {edited([](auto& j) { j["figures"].push_back(j["figures"][0]); }),
+       "f.json: figures[1].name: \"a\" is listed twice"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    CHECK_THROWS_MATCHES(hrw::parse_bench_json(text, "f.json"), hrw::InputError, Catch::Matchers::Message(message));
+  }
+  CHECK_THROWS_AS(hrw::parse_bench_json("{\"schema\": ", "f.json"), hrw::InputError);
+  CHECK_THROWS_WITH(hrw::parse_bench_json("{\"schema\": ", "f.json"), StartsWith("f.json: not JSON: "));
+
+  // Through the CLI, before anything is measured: exit 2, one line.
+  TempDir dir;
+  const std::string bad = dir.write("bad.json", "{\"schema\": \"hrw-bench\",");
+  auto res = run_hrw({"bench", "--compare", bad});
+  CHECK(res.exit_code == 2);
+  CHECK(lines(res.err) == 1);
+  CHECK_THAT(res.err, StartsWith("hrw: " + bad + ": not JSON: "));
+  CHECK(res.out.empty());
+  res = run_hrw({"bench", "--compare", dir.file("missing.json")});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + dir.file("missing.json") + ": cannot read the saved bench run\n");
+  const std::string typed = dir.write("typed.json", edited([](auto& j) { j["figures"][0]["unit"] = 1; }));
+  res = run_hrw({"bench", "--compare", typed, "--format", "json"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + typed + ": figures[0].unit: expected a string\n");
+  // --out never over the saved run it reads.
+  res = run_hrw({"bench", "--compare", typed, "--out", typed});
+  CHECK(res.exit_code == 2);
+  CHECK(lines(res.err) == 1);
+  CHECK_THAT(res.err, Contains("same file"));
+}
