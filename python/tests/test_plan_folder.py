@@ -223,3 +223,22 @@ def test_folder_options_need_out(tmp_path, rng):
         hrw.check(b, tmp_path / "none.csv", misplaced=tmp_path / "m.csv")
     with pytest.raises(ValueError, match="^check: give either a view or plan, not both$"):
         hrw.check(b, tmp_path / "none.csv", plan=tmp_path)
+
+
+def test_placement_errors_are_the_clis(tmp_path, rng):
+    a, b = views(tmp_path, rng, nodes=4)
+    (tmp_path / "dup.csv").write_bytes(b"key,owner\nk,x\nk,y\n")
+    for name in ("missing.csv", "dup.csv"):
+        message = cli_error("plan", "--from-placement", tmp_path / name, "--to", tmp_path / "b.json",
+                            "--out", tmp_path / "cli")
+        with pytest.raises(ValueError) as e:
+            hrw.plan_from_placement(tmp_path / name, b, out=tmp_path / "py")
+        assert str(e.value) == message
+        with pytest.raises(ValueError) as e:
+            hrw.check(b, tmp_path / name)
+        assert str(e.value) == cli_error("check", "--cluster", tmp_path / "b.json", "--placement", tmp_path / name)
+    assert not (tmp_path / "py").exists()
+    with pytest.raises(ValueError, match="^batch_size excludes max_bytes_per_node$"):
+        hrw.plan_from_placement(tmp_path / "dup.csv", b, batch_size=5, max_bytes_per_node=9, out=tmp_path / "py")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_moved_fraction'"):
+        hrw.plan_from_placement(tmp_path / "dup.csv", b, max_moved_fraction=0.5, out=tmp_path / "py")
