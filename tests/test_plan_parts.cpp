@@ -3,11 +3,17 @@
 // summary round-trips through its JSON. And KeyView: keys read in place, slices included.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <random>
 #include <set>
 
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
+#include "hrw/plan.hpp"
 #include "hrw/plan_parts.hpp"
 #include "hrw/reference.hpp"
 #include "test_support_bulk.hpp"
@@ -123,6 +129,55 @@ TEST_CASE("a plan in parts, merged, is the plan of all keys", "[plan][parts]") {
     for (std::size_t i = 0; i < all.size(); ++i)
       if (ids(a, all[i], o) != ids(b, all[i], o)) expected.push_back(i);
     REQUIRE(moved == expected);
+  }
+}
+
+// Every file under `dir` (relative path -> bytes).
+std::map<std::string, std::string> folder_files(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[std::filesystem::relative(e.path(), dir).string()] = test::read_file(e.path().string());
+  return out;
+}
+
+TEST_CASE("a plan of keys in memory writes the folder of the same keys' file", "[plan][parts]") {
+  std::mt19937_64 rng(20261202);
+  const ClusterView a(spec_of(rng, 3, 0, 5, true));
+  const ClusterView b(spec_of(rng, 4, 1, 6, true));
+  const Keys k = keys_of(test::tricky_keys(test::scaled(2000), rng(), true), rng);
+  test::TempDir dir;
+  std::string csv_text = "key,bytes,requests\n";
+  for (std::size_t i = 0; i < k.batch.size(); ++i) {
+    csv::append_field(csv_text, k.batch[i]);
+    csv_text += "," + std::to_string(k.bytes[i]) + "," + std::to_string(k.requests[i]) + "\n";
+  }
+  const std::string keys_path = dir.write("keys.csv", csv_text);
+  const KeysInMemory memory{k.batch.view(), {k.bytes.data(), k.requests.data()}};
+  for (int variant = 0; variant < 4; ++variant) {
+    CAPTURE(variant);
+    PlanJob job;
+    job.keys.path = keys_path;
+    job.place.replicas = variant == 1 ? 2 : 1;
+    job.batch_size = 7;
+    job.transitions = true;
+    if (variant == 2) job.limits.max_bytes_per_node = 3000, job.limits.node_bandwidth = 100;
+    const std::string from_file = dir.file("file" + std::to_string(variant));
+    const std::string in_memory = dir.file("memory" + std::to_string(variant));
+    auto run = [&](const std::string& out, const KeysInMemory* keys) {
+      PlanJob j = job;
+      j.out_dir = out;
+      j.memory = keys;
+      if (variant != 3) return summary_json(run_plan(a, b, j));
+      StagedPlanJob staged;
+      staged.step = j;
+      staged.max_moved_fraction = 0.3;
+      staged.cap_by = CapBy::keys_and_bytes;
+      return staged_summary_json(run_staged_plan(a, b, staged));
+    };
+    REQUIRE(run(in_memory, &memory) == run(from_file, nullptr));
+    const auto expected = folder_files(from_file);
+    REQUIRE(expected.count("transitions.csv") + expected.count("steps/01/transitions.csv") == 1);
+    REQUIRE(folder_files(in_memory) == expected);
   }
 }
 

@@ -6,10 +6,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hrw/bulk.hpp"
 #include "hrw/cluster_view.hpp"
+#include "hrw/key_batch.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/progress.hpp"
 
@@ -131,8 +133,23 @@ struct PlanSummary {
 
 // ---- the whole command, so the CLI stays thin and tests can run it in-process ----
 
+// Per-key loads, one value per key, or null when the input has no such column.
+struct KeyLoads {
+  const std::uint64_t* bytes = nullptr;
+  const std::uint64_t* requests = nullptr;
+};
+
+// Keys held in memory (a Python array), planned in place in input order: what a file's
+// keys and bytes/requests columns are to `hrw plan`. Not owned: it outlives the run.
+struct KeysInMemory {
+  KeyView keys;
+  KeyLoads loads;
+  std::string name = "keys";  // for messages, where a file's name would be
+};
+
 struct PlanJob {
   KeyInput keys;
+  const KeysInMemory* memory = nullptr;  // not null: these keys instead of keys.path
   PlaceOptions place;
   // B's request when B places by another rule than A (a migration of the rule, contract
   // §8: options_for_plan); nullopt: `place` for both views.
@@ -158,6 +175,8 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 
 // What a staged plan's steps are capped by: keys, bytes, or both at once.
 enum class CapBy { keys, bytes, keys_and_bytes };
+// "keys", "bytes" or "keys,bytes" (what the CLI's --cap-by takes); nullopt for anything else.
+std::optional<CapBy> cap_by_named(std::string_view name);
 
 struct StagedPlanJob {
   PlanJob step;               // keys, placement, batches/limits, svg unused; out_dir = DIR
@@ -207,6 +226,13 @@ struct PlacementPlanJob {
 // holders differ from B's. Writes what run_plan writes. ideal_fraction: from the current
 // owners' shares to B's.
 PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job);
+// The same plan counted with no output (the summary run_plan_from_placement writes;
+// temporary files in the system's temp folder).
+PlanSummary measure_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job);
+// Contract §8: the request a plan from a placement places B by: B's rule when it has one
+// (the settings given must agree: InputError naming the setting otherwise), else `asked`
+// (whose replica count the placement's then replaces).
+PlaceOptions placement_plan_options(const ClusterView& to, const PlaceOptions& asked, GivenSettings given);
 
 struct CheckJob {
   PlacementInput current;
@@ -217,6 +243,10 @@ struct CheckJob {
 // Where the placement differs from B: moved = keys not where B puts them; per node `in` =
 // replicas B puts there that are missing, `out` = replicas held there that B puts elsewhere.
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job);
+// Contract §8: a check against a view with a rule checks by it: job.place and
+// job.current.replicas become the rule's (the settings given, and a replica count given in
+// job.current.replicas, must agree). A view without a rule: the job as it is.
+void apply_view_rule(const ClusterView& to, CheckJob& job, GivenSettings given);
 
 }  // namespace hrw
 
@@ -249,5 +279,10 @@ struct ProgressCheck {
 // keys whose round (transitions.csv) is at most N, A's (from.json) for the others; each
 // key of CURRENT compared with it as a set of holders. Writes `misplaced` all or nothing.
 ProgressCheck check_plan_progress(const ProgressCheckJob& job);
+
+// A staged plan's folder holds steps/NN/ (docs/plan.md, "Staged plans"); each step is a
+// plan folder of its own, checked alone.
+bool is_staged_plan(const std::string& plan_dir);
+std::string plan_step_dir(const std::string& plan_dir, std::uint64_t step);  // steps/NN
 
 }  // namespace hrw

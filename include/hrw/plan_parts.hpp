@@ -15,12 +15,6 @@
 
 namespace hrw {
 
-// Per-key loads, one value per key, or null when the input has no such column.
-struct KeyLoads {
-  const std::uint64_t* bytes = nullptr;
-  const std::uint64_t* requests = nullptr;
-};
-
 struct PartOptions {
   PlaceOptions place;
   // B's request when B places by another rule (contract §8); nullopt: `place` for both.

@@ -135,7 +135,9 @@ def _merge(view_a, view_b, o, summaries, written):
 
 
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
-         distinct=None, partial=False, threads=1):
+         distinct=None, partial=False, threads=1, *, max_moves_per_node=None,
+         max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
+         transitions=False, svg=None):
     """The migration plan of the frame's keys, partition by partition on the workers.
 
     Writes out/moves-NNNNN.csv for partition NNNNN (the header and rows of moves.csv; their
@@ -146,7 +148,19 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     CLI's: the parts are written into a temp sibling of `out` and swapped in only when every
     partition succeeded (an error leaves the old folder exactly as it was); a folder that
     another run is publishing, or that holds files no plan writes, is a ValueError.
+
+    hrw.plan's rounds, staged plans, transitions and SVG (max_moves_per_node,
+    max_bytes_per_node, node_bandwidth, max_moved_fraction, cap_by, transitions, svg) are
+    not computed on Dask yet: a ValueError names the option (hrw.plan(..., out=DIR) has them).
     """
+    for name, value in (("max_moves_per_node", max_moves_per_node),
+                        ("max_bytes_per_node", max_bytes_per_node),
+                        ("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by),
+                        ("node_bandwidth", node_bandwidth), ("transitions", transitions),
+                        ("svg", svg)):
+        if value not in (None, False):
+            raise ValueError(f"{name}: not supported by hrw.dask.plan yet (rounds and staged "
+                             "plans need every move at once): use hrw.plan(..., out=DIR)")
     _check_frame(ddf, column)
     _check_view(view_a, "view_a")
     _check_view(view_b, "view_b")

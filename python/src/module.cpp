@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -214,6 +215,165 @@ double batch_seconds(const ViewPtr& view, py::handle keys, long long replicas, u
   return best;
 }
 
+// ---- hrw.plan(out=DIR), hrw.plan_from_placement, hrw.check: the CLI's jobs ----
+
+using LoadColumn = std::optional<py::array_t<std::uint64_t, py::array::c_style>>;
+
+// The CLI's --max-moves-per-node, --max-bytes-per-node and --node-bandwidth ranges, in
+// the keywords' names.
+std::optional<std::uint64_t> limit_value(std::optional<long long> value, const char* name, long long most) {
+  if (!value) return std::nullopt;
+  if (*value < 1 || *value > most)
+    throw py::value_error(fmt::format("{} must be in [1, {}], got {}", name, most, *value));
+  return static_cast<std::uint64_t>(*value);
+}
+
+ScheduleLimits schedule_limits(std::optional<long long> max_moves, std::optional<long long> max_bytes,
+                               std::optional<long long> node_bandwidth) {
+  constexpr long long kMost = std::numeric_limits<long long>::max();
+  ScheduleLimits limits;
+  limits.max_moves_per_node = limit_value(max_moves, "max_moves_per_node", kMost);
+  limits.max_bytes_per_node = limit_value(max_bytes, "max_bytes_per_node", kMost);
+  limits.node_bandwidth = limit_value(node_bandwidth, "node_bandwidth", 1'000'000'000'000'000);
+  if (limits.node_bandwidth && !limits.any())
+    throw py::value_error("node_bandwidth: estimates rounds: give max_moves_per_node or max_bytes_per_node");
+  return limits;
+}
+
+// batch_size as the CLI's --batch-size: 1000 when not given; rounds replace batches.
+std::uint64_t batch_size_for(std::optional<long long> batch_size, const ScheduleLimits& limits) {
+  constexpr long long kMaxBatchSize = 1'000'000'000'000;  // the CLI's bound
+  if (!batch_size) return 1000;
+  if (limits.any())
+    throw py::value_error(fmt::format("batch_size excludes {}", limits.max_moves_per_node ? "max_moves_per_node"
+                                                                                           : "max_bytes_per_node"));
+  if (*batch_size < 1 || *batch_size > kMaxBatchSize)
+    throw py::value_error(fmt::format("batch_size must be in [1, {}], got {}", kMaxBatchSize, *batch_size));
+  return static_cast<std::uint64_t>(*batch_size);
+}
+
+// `hrw plan --from A --to B --keys K --out DIR` over keys in memory: run_plan, or
+// run_staged_plan with max_moved_fraction. Returns DIR/summary.json's text.
+std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys, const LoadColumn& bytes,
+                        const LoadColumn& requests, std::optional<long long> replicas,
+                        const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                        std::optional<long long> batch_size, const std::string& engine,
+                        std::optional<long long> max_moves_per_node, std::optional<long long> max_bytes_per_node,
+                        std::optional<long long> node_bandwidth, std::optional<double> max_moved_fraction,
+                        const std::optional<std::string>& cap_by, bool transitions, const std::string& svg,
+                        const std::string& out) {
+  PlanJob job;
+  job.limits = schedule_limits(max_moves_per_node, max_bytes_per_node, node_bandwidth);
+  job.batch_size = batch_size_for(batch_size, job.limits);
+  const std::optional<CapBy> cap = cap_by_named(cap_by.value_or("keys"));
+  if (!cap) throw py::value_error(fmt::format("cap_by must be \"keys\", \"bytes\" or \"keys,bytes\", got {}",
+                                              quote_for_message(*cap_by)));
+  if (cap_by && !max_moved_fraction) throw py::value_error("cap_by requires max_moved_fraction");
+  if (max_moved_fraction && !svg.empty()) throw py::value_error("svg is not written for staged plans");
+  if (max_moved_fraction && !(*max_moved_fraction > 0 && *max_moved_fraction <= 1))
+    throw py::value_error(fmt::format("max_moved_fraction must be in (0, 1], got {}", *max_moved_fraction));
+  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
+  job.place = rules.from;
+  if (!rules.same_rule()) job.place_to = rules.to;
+  job.out_dir = out;
+  job.svg = svg;
+  job.transitions = transitions;
+  const PyKeys input(keys);
+  const KeysInMemory memory{input.view(),
+                            {loads_of(bytes, "bytes", input.view().size()),
+                             loads_of(requests, "requests", input.view().size())}};
+  job.memory = &memory;
+  if (!max_moved_fraction) {
+    py::gil_scoped_release release;
+    return summary_json(run_plan(*from, *to, job));
+  }
+  StagedPlanJob staged;
+  staged.step = job;
+  staged.max_moved_fraction = *max_moved_fraction;
+  staged.cap_by = *cap;
+  py::gil_scoped_release release;
+  return staged_summary_json(run_staged_plan(*from, *to, staged));
+}
+
+// `hrw plan --from-placement CURRENT --to B [--out DIR]`: the summary's text.
+std::string plan_from_placement(const std::string& placement, const ViewPtr& to, std::optional<long long> replicas,
+                                const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                                std::optional<long long> batch_size, std::optional<long long> max_moves_per_node,
+                                std::optional<long long> max_bytes_per_node, std::optional<long long> node_bandwidth,
+                                bool transitions, const std::string& svg, const std::optional<std::string>& out) {
+  PlacementPlanJob job;
+  job.current.path = placement;
+  if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
+  job.limits = schedule_limits(max_moves_per_node, max_bytes_per_node, node_bandwidth);
+  job.batch_size = batch_size_for(batch_size, job.limits);
+  job.place = placement_plan_options(*to, place_options(replicas.value_or(1), distinct, partial, threads),
+                                     {replicas.has_value(), distinct.has_value(), partial});
+  warn_distinct(*to, job.place);
+  if (!out) {
+    for (auto [name, given] : {std::pair{"max_moves_per_node", job.limits.max_moves_per_node.has_value()},
+                               std::pair{"max_bytes_per_node", job.limits.max_bytes_per_node.has_value()},
+                               std::pair{"transitions", transitions}, std::pair{"svg", !svg.empty()}})
+      if (given) throw py::value_error(fmt::format("{}: written to a plan folder: give out=DIR", name));
+    py::gil_scoped_release release;
+    return summary_json(measure_plan_from_placement(*to, job));
+  }
+  job.out_dir = *out;
+  job.svg = svg;
+  job.transitions = transitions;
+  py::gil_scoped_release release;
+  return summary_json(run_plan_from_placement(*to, job));
+}
+
+// `hrw check --cluster VIEW --placement CURRENT --format json`: the report's text.
+std::string check(const ViewPtr& view, const std::string& placement, std::optional<long long> replicas,
+                  const std::optional<std::string>& distinct, bool partial, unsigned threads) {
+  CheckJob job;
+  job.current.path = placement;
+  if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
+  job.place.distinct_label = distinct.value_or("");
+  job.place.allow_partial = partial;
+  job.place.threads = threads;
+  apply_view_rule(*view, job, {replicas.has_value(), distinct.has_value(), partial});
+  warn_distinct(*view, job.place);
+  py::gil_scoped_release release;
+  return check_json(check_placement(*view, job));
+}
+
+// `hrw check --plan DIR --through-round N [--through-step S] --placement CURRENT --format json`.
+std::string check_progress(const std::string& plan, const std::string& placement,
+                           std::optional<long long> through_round, std::optional<long long> through_step,
+                           const std::optional<std::string>& misplaced, std::optional<long long> replicas,
+                           const std::optional<std::string>& distinct, bool partial, unsigned threads) {
+  constexpr long long kMaxRound = 1'000'000'000'000;  // the CLI's bound
+  if (!through_round && !through_step)
+    throw py::value_error("plan: give through_round=N (or through_step=S for a staged plan)");
+  if (through_round && (*through_round < 0 || *through_round > kMaxRound))
+    throw py::value_error(fmt::format("through_round must be in [0, {}], got {}", kMaxRound, *through_round));
+  if (through_step && (*through_step < 1 || *through_step > kMaxRound))
+    throw py::value_error(fmt::format("through_step must be in [1, {}], got {}", kMaxRound, *through_step));
+  ProgressCheckJob job;
+  job.plan_dir = plan;
+  const bool staged = is_staged_plan(plan);
+  if (through_step) {
+    if (!staged) throw py::value_error(fmt::format("through_step: {} is not a staged plan (no steps folder)", plan));
+    job.plan_dir = plan_step_dir(plan, static_cast<std::uint64_t>(*through_step));
+    if (!std::filesystem::is_directory(job.plan_dir))
+      throw py::value_error(fmt::format("through_step: {} has no step {}", plan, *through_step));
+  } else if (staged) {
+    throw py::value_error(fmt::format("plan: {} is a staged plan: give through_step=S", plan));
+  }
+  // A step given alone is executed whole.
+  job.through_round = through_round ? static_cast<std::uint64_t>(*through_round) : static_cast<std::uint64_t>(kMaxRound);
+  job.current.path = placement;
+  if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
+  job.place.distinct_label = distinct.value_or("");
+  job.place.allow_partial = partial;
+  job.place.threads = threads;
+  job.misplaced = misplaced.value_or("");
+  py::gil_scoped_release release;
+  return progress_check_json(check_plan_progress(job));
+}
+
 // A plan folder held from Python (hrw.dask.plan): the C++ publication, lock included.
 struct PyPlanFolder {
   std::unique_ptr<PlanFolder> folder;
@@ -255,6 +415,24 @@ void bind_functions(py::module_& m) {
   m.def("_merge_summaries", &merge, py::arg("view_a"), py::arg("view_b"), py::arg("replicas"),
         py::arg("batch_size"), py::arg("parts"), py::kw_only(), py::arg("distinct") = py::none(),
         py::arg("partial") = false);
+  m.def("_plan_folder", &plan_folder, py::arg("view_a"), py::arg("view_b"), py::arg("keys"), py::kw_only(),
+        py::arg("bytes") = py::none(), py::arg("requests") = py::none(), py::arg("replicas") = py::none(),
+        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
+        py::arg("batch_size") = py::none(), py::arg("engine") = "simd", py::arg("max_moves_per_node") = py::none(),
+        py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
+        py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"));
+  m.def("_plan_from_placement", &plan_from_placement, py::arg("placement"), py::arg("view_b"), py::kw_only(),
+        py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
+        py::arg("threads") = 0u, py::arg("batch_size") = py::none(), py::arg("max_moves_per_node") = py::none(),
+        py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out") = py::none());
+  m.def("_check", &check, py::arg("view"), py::arg("placement"), py::kw_only(), py::arg("replicas") = py::none(),
+        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u);
+  m.def("_check_progress", &check_progress, py::arg("plan"), py::arg("placement"), py::kw_only(),
+        py::arg("through_round") = py::none(), py::arg("through_step") = py::none(),
+        py::arg("misplaced") = py::none(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),
+        py::arg("partial") = false, py::arg("threads") = 0u);
   m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {
     return incompatibility_warning(*a, *b);
   });

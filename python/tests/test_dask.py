@@ -111,6 +111,12 @@ def test_dask_bad_inputs(client, data):
         hrw.dask.place(ddf, data["a"], replicas=9)
     with pytest.raises(TypeError, match="expected a dask DataFrame"):
         hrw.dask.place(pd.DataFrame({"key": ["a"]}), data["a"])
+    # hrw.plan's folder-only options are refused by name, before any task runs.
+    for name, value in [("max_moves_per_node", 2), ("max_bytes_per_node", 9), ("max_moved_fraction", 0.5),
+                        ("cap_by", "keys"), ("node_bandwidth", 5), ("transitions", True), ("svg", "f.svg")]:
+        with pytest.raises(ValueError, match=f"^{name}: not supported by hrw.dask.plan yet"):
+            hrw.dask.plan(ddf, data["a"], data["b"], out=str(data["tmp"] / "x"), **{name: value})
+    assert not (data["tmp"] / "x").exists()
 
 
 def test_views_are_one_key_of_the_graph(data):

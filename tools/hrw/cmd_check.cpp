@@ -39,10 +39,10 @@ int check_progress(const CheckArgs& a, ProgressLine& progress) {
   ProgressCheckJob job;
   job.plan_dir = a.plan;
   std::string step;
-  const bool staged = std::filesystem::is_directory(a.plan + "/steps");
+  const bool staged = is_staged_plan(a.plan);
   if (a.through_step) {
     if (!staged) throw InputError(fmt::format("--through-step: {} is not a staged plan (no steps folder)", a.plan));
-    job.plan_dir = fmt::format("{}/steps/{:02}", a.plan, *a.through_step);
+    job.plan_dir = plan_step_dir(a.plan, *a.through_step);
     if (!std::filesystem::is_directory(job.plan_dir))
       throw InputError(fmt::format("--through-step: {} has no step {}", a.plan, *a.through_step));
     step = fmt::format(" step {}", *a.through_step);
@@ -121,11 +121,7 @@ Runner add_check(CLI::App& app) {
     job.place.allow_partial = args->partial;
     job.place.threads = args->threads;
     // Contract §8: the view's rule decides R, distinct and partial; flags must agree.
-    if (view.rule()) {
-      job.place.replicas = job.current.replicas.value_or(view.rule()->replicas);
-      job.place = options_for(view, job.place, {args->replicas.has_value(), !args->distinct.empty(), args->partial});
-      job.current.replicas = job.place.replicas;
-    }
+    apply_view_rule(view, job, {args->replicas.has_value(), !args->distinct.empty(), args->partial});
     if (auto warning = distinct_warning(view, job.place)) eprint("hrw: warning: {}\n", *warning);
     job.progress = progress.callback();
     const PlanSummary s = check_placement(view, job);

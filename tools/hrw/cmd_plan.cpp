@@ -93,9 +93,7 @@ int plan_from_placement(const PlanArgs& a, GivenSettings given) {
   job.current = {a.from_placement, std::nullopt, a.bulk.key_input().chunk_keys};
   if (a.replicas_given) job.current.replicas = a.bulk.replicas;
   job.place = a.bulk.place_options();
-  // Contract §8: the target places by its rule (flags agreeing); the placement keeps its
-  // own replica columns, so a plan back to a view of another rule (undo) is a migration.
-  if (to.rule()) job.place = options_for(to, job.place, given);
+  job.place = placement_plan_options(to, job.place, given);  // contract §8
   warn_distinct(to, job.place);
   job.batch_size = a.batch_size;
   job.out_dir = a.out_dir;
@@ -164,7 +162,8 @@ Runner add_plan(CLI::App& app) {
       ->excludes(stage_times);
   stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
-    if (args->cap_by != "keys" && args->cap_by != "bytes" && args->cap_by != "keys,bytes")
+    const std::optional<CapBy> cap_by = cap_by_named(args->cap_by);
+    if (!cap_by)
       throw InputError(fmt::format("--cap-by: must be keys, bytes or keys,bytes, got {}", quote_for_message(args->cap_by)));
     if (args->limits.node_bandwidth && !args->limits.any())
       throw InputError("--node-bandwidth: estimates rounds: give --max-moves-per-node or --max-bytes-per-node");
@@ -216,9 +215,7 @@ Runner add_plan(CLI::App& app) {
       StagedPlanJob staged;
       staged.step = job;
       staged.max_moved_fraction = *args->max_moved_fraction;
-      staged.cap_by = args->cap_by == "bytes"        ? CapBy::bytes
-                      : args->cap_by == "keys,bytes" ? CapBy::keys_and_bytes
-                                                     : CapBy::keys;
+      staged.cap_by = *cap_by;
       const StagedPlan plan = run_staged_plan(from, to, staged);
       progress.finish();
       if (!args->bulk.quiet) eprint("{}", staged_summary_text(plan));

@@ -178,11 +178,36 @@ PlanSummary run_plan_from_placement(const ClusterView& to, const PlacementPlanJo
   return summary;
 }
 
+PlanSummary measure_plan_from_placement(const ClusterView& to, const PlacementPlanJob& job) {
+  CurrentPlacement current(job.current, io::default_temp_folder(), job.progress);
+  return plan_current(to, current, job.place, job.current.replicas.has_value(), job.batch_size,
+                      [](const PlanBuilder&) { return nullptr; }, {});
+}
+
+PlaceOptions placement_plan_options(const ClusterView& to, const PlaceOptions& asked, GivenSettings given) {
+  // The placement keeps its own replica columns, so a plan back to a view of another rule
+  // (undo) is a migration.
+  return to.rule() ? options_for(to, asked, given) : asked;
+}
+
+void apply_view_rule(const ClusterView& to, CheckJob& job, GivenSettings given) {
+  if (!to.rule()) return;
+  job.place.replicas = job.current.replicas.value_or(to.rule()->replicas);
+  job.place = options_for(to, job.place, given);
+  job.current.replicas = job.place.replicas;
+}
+
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
   const std::string dir = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
   CurrentPlacement current(job.current, dir, job.progress);
   return plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
                       [](const PlanBuilder&) { return nullptr; }, {});
+}
+
+bool is_staged_plan(const std::string& plan_dir) { return std::filesystem::is_directory(plan_dir + "/steps"); }
+
+std::string plan_step_dir(const std::string& plan_dir, std::uint64_t step) {
+  return fmt::format("{}/steps/{:02}", plan_dir, step);
 }
 
 ProgressCheck check_plan_progress(const ProgressCheckJob& job) {

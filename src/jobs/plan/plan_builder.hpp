@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -94,5 +95,14 @@ class PlanBuilder {
   std::uint64_t overflow_[2] = {0, 0};  // contract §9: overflow keys in from, to
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
 };
+
+// Plans keys held in memory chunk by chunk, each chunk placed in both views at once on
+// the requests' threads: the same builder and sink as the stream of a file's keys.
+// `sink_for` gets the builder (for its ids) before the first chunk; `after_chunk` runs
+// after each chunk with its placements in both views.
+using ChunkPlaced = std::function<void(const KeyChunk&, const Placement& from, const Placement& to)>;
+PlanSummary plan_in_memory(const ValidRequest& from, const ValidRequest& to, const KeysInMemory& in,
+                           std::uint64_t batch_size, const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
+                           const ChunkPlaced& after_chunk);
 
 }  // namespace hrw

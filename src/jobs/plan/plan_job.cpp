@@ -1,6 +1,7 @@
 // hrw plan end to end: open the input and every output (so that an unwritable destination
 // fails before hours of work), stream, check the accounting, then publish all-or-nothing.
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -60,24 +61,41 @@ PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJ
   return summary;
 }
 
+PlanSummary plan_detail::measure_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job,
+                                      const ProgressCallback& progress) {
+  if (!job.memory) return hrw::measure_plan(from, to, job.keys, job.place, progress);
+  return plan_in_memory(validate_request(from, job.place), validate_request(to, job.place), *job.memory, 1,
+                        [](const PlanBuilder&) { return nullptr; },
+                        [&](const KeyChunk& chunk, const Placement&, const Placement&) {
+                          if (progress) progress({chunk.first + chunk.size(), 0, std::nullopt});
+                        });
+}
+
 PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest& to, const PlanJob& job,
                                     PlanOutputs& out) {
-  KeySource source(job.keys.path, job.keys.resolved_format());
-  if (job.limits.max_bytes_per_node && !source.has_bytes())
-    throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys",
-                                 source.name()));
-  if (job.limits.node_bandwidth && !source.has_bytes())
-    throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", source.name()));
-  PlanSummary summary = stream_plan(
-      from, to, source, {job.keys.chunk_keys, job.times}, job.batch_size,
-      [&](const PlanBuilder& plan) {
-        return &out.start(plan.ids(), source.has_bytes(), source.has_requests());
-      },
-      [&](const ChunkWork& work) {
-        out.flush();
-        if (job.progress)
-          job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
-      });
+  std::optional<KeySource> source;
+  if (!job.memory) source.emplace(job.keys.path, job.keys.resolved_format());
+  const bool has_bytes = source ? source->has_bytes() : job.memory->loads.bytes != nullptr;
+  const bool has_requests = source ? source->has_requests() : job.memory->loads.requests != nullptr;
+  const std::string& name = source ? source->name() : job.memory->name;
+  if (job.limits.max_bytes_per_node && !has_bytes)
+    throw InputError(fmt::format("{}: a per-node byte limit needs a bytes column in the keys", name));
+  if (job.limits.node_bandwidth && !has_bytes)
+    throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", name));
+  auto sink_for = [&](const PlanBuilder& plan) { return &out.start(plan.ids(), has_bytes, has_requests); };
+  PlanSummary summary =
+      source ? stream_plan(from, to, *source, {job.keys.chunk_keys, job.times}, job.batch_size, sink_for,
+                           [&](const ChunkWork& work) {
+                             out.flush();
+                             if (job.progress)
+                               job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset,
+                                             source->total_bytes()});
+                           })
+             : plan_in_memory(from, to, *job.memory, job.batch_size, sink_for,
+                              [&](const KeyChunk& chunk, const Placement&, const Placement&) {
+                                out.flush();
+                                if (job.progress) job.progress({chunk.first + chunk.size(), 0, std::nullopt});
+                              });
   out.publish(summary);
   return summary;
 }

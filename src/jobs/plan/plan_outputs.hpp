@@ -78,8 +78,13 @@ class PlanOutputs {
   MoveSink* sink_ = nullptr;
 };
 
-// Streams the plan from `from` to `to` of job.keys into `out` and commits its files (the
+// Streams the plan from `from` to `to` of job.keys (or job.memory) into `out` and commits its files (the
 // folder's publication is the caller's). job.place is not read: the requests carry it.
 PlanSummary write_plan(const ValidRequest& from, const ValidRequest& to, const PlanJob& job, PlanOutputs& out);
+
+// The plan of job's keys (a file, or job.memory) from `from` to `to` by job.place, counted
+// with no output: a staged plan's probe.
+PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job,
+                         const ProgressCallback& progress);
 
 }  // namespace hrw::plan_detail

@@ -3,6 +3,7 @@
 #include "hrw/plan_parts.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "hrw/key_source.hpp"
 #include "hrw/output.hpp"
 #include "output/move_rows.hpp"
+#include "plan/plan_builder.hpp"
 
 namespace hrw {
 
@@ -120,28 +122,45 @@ std::string shown_id(const std::string& id) {
 
 }  // namespace
 
-PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
-                   const KeyLoads& loads, const PartOptions& options) {
+PlanSummary plan_in_memory(const ValidRequest& from, const ValidRequest& to, const KeysInMemory& in,
+                           std::uint64_t batch_size, const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
+                           const ChunkPlaced& after_chunk) {
   // One walk of the union of both views' ids per key when they allow it, as `hrw plan`.
-  const PlaceOptions& to_place = options.place_to ? *options.place_to : options.place;
-  const PairPlacer placer(validate_request(from, options.place), validate_request(to, to_place));
-  PlanBuilder builder(from, to, options.place, to_place, options.batch_size);
-  const MoveCsv csv(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
-  MoveMarker marker(from, to);
-  PlanPart part;
-  part.header = csv.header();
-  BatchedMoveRows rows(csv, options.batch_size, part.rows, options.first_row);
+  const PairPlacer placer(from, to);
+  PlanBuilder builder(from.view(), to.view(), from.options(), to.options(), batch_size);
+  MoveSink* sink = sink_for(builder);
+  const KeyView& keys = in.keys;
   KeyChunk chunk;
   Placement a, b;
   for (std::size_t lo = 0; lo < keys.size(); lo += kPartChunk) {
     const std::size_t hi = std::min(keys.size(), lo + kPartChunk);
     const KeyView slice{keys.data, keys.offsets + lo, hi - lo};
     placer.place(slice, a, b);
-    fill_chunk(keys, loads, lo, hi, chunk);
-    builder.add(chunk, a, b, options.rows ? &rows : nullptr);
-    marker.mark(a, b, lo, part.moved);
+    fill_chunk(keys, in.loads, lo, hi, chunk);
+    builder.add(chunk, a, b, sink);
+    if (after_chunk) after_chunk(chunk, a, b);
   }
-  part.summary = builder.finish(keys.size(), loads.bytes != nullptr, loads.requests != nullptr);
+  return builder.finish(keys.size(), in.loads.bytes != nullptr, in.loads.requests != nullptr);
+}
+
+PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
+                   const KeyLoads& loads, const PartOptions& options) {
+  const PlaceOptions& to_place = options.place_to ? *options.place_to : options.place;
+  MoveMarker marker(from, to);
+  PlanPart part;
+  std::optional<MoveCsv> csv;
+  std::optional<BatchedMoveRows> rows;
+  part.summary = plan_in_memory(
+      validate_request(from, options.place), validate_request(to, to_place), {keys, loads}, options.batch_size,
+      [&](const PlanBuilder& builder) -> MoveSink* {
+        csv.emplace(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
+        part.header = csv->header();
+        rows.emplace(*csv, options.batch_size, part.rows, options.first_row);
+        return options.rows ? &*rows : nullptr;
+      },
+      [&](const KeyChunk& chunk, const Placement& a, const Placement& b) {
+        marker.mark(a, b, chunk.first, part.moved);
+      });
   if (part.moved.size() != part.summary.moved.keys)
     throw std::logic_error(fmt::format("plan part: {} keys marked as moved, {} counted",
                                        part.moved.size(), part.summary.moved.keys));

@@ -18,6 +18,13 @@
 
 namespace hrw {
 
+std::optional<CapBy> cap_by_named(std::string_view name) {
+  if (name == "keys") return CapBy::keys;
+  if (name == "bytes") return CapBy::bytes;
+  if (name == "keys,bytes") return CapBy::keys_and_bytes;
+  return std::nullopt;
+}
+
 namespace {
 
 struct Ramp {
@@ -148,13 +155,14 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     };
   auto measure = [&](const ClusterView& a, const ClusterView& b) {
     phase = fmt::format("staged plan: choosing steps, pass {}", ++plan.probes);
-    PlanSummary s = measure_plan(a, b, base.keys, base.place, progress);
+    PlanSummary s = plan_detail::measure_plan(a, b, base, progress);
     keys_before += s.read.keys;
     return s;
   };
   plan.direct = measure(from, to);
   if (job.cap_by != CapBy::keys && !plan.direct.has_bytes)
-    throw InputError(fmt::format("{}: a cap by bytes needs a bytes column in the keys", base.keys.path));
+    throw InputError(fmt::format("{}: a cap by bytes needs a bytes column in the keys",
+                                 base.memory ? base.memory->name : base.keys.path));
   auto cap_of = [&](std::uint64_t total) {
     return static_cast<std::uint64_t>(std::floor(f * static_cast<double>(total)));
   };
