@@ -122,10 +122,16 @@ std::string shown_id(const std::string& id) {
 
 PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
                    const KeyLoads& loads, const PartOptions& options) {
-  // One walk of the union of both views' ids per key when they allow it, as `hrw plan`.
   const PlaceOptions& to_place = options.place_to ? *options.place_to : options.place;
-  const PairPlacer placer(validate_request(from, options.place), validate_request(to, to_place));
-  PlanBuilder builder(from, to, options.place, to_place, options.batch_size);
+  return plan_part({validate_request(from, options.place), validate_request(to, to_place)}, keys, loads, options);
+}
+
+PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyLoads& loads,
+                   const PartOptions& options) {
+  const ClusterView &from = requests.from.view(), &to = requests.to.view();
+  // One walk of the union of both views' ids per key when they allow it, as `hrw plan`.
+  const PairPlacer placer(requests.from, requests.to);
+  PlanBuilder builder(from, to, requests.from.options(), requests.to.options(), options.batch_size);
   const MoveCsv csv(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
   MoveMarker marker(from, to);
   PlanPart part;
