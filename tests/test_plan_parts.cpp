@@ -233,3 +233,39 @@ TEST_CASE("KeyView: keys read in place, a slice with offsets[0] > 0 included", "
   placer.place(KeyView{}, none);
   CHECK(none.size() == 0);
 }
+
+TEST_CASE("plan_part by validated requests plans what the options would, and reads no options",
+          "[plan][parts][rule]") {
+  std::mt19937_64 rng(11);
+  const ClusterView a(spec_of(rng, 1, 0, 6, true));
+  const ClusterView b(spec_of(rng, 2, 1, 6, false));
+  std::vector<std::string> names;
+  for (int i = 0; i < 500; ++i) names.push_back("key-" + std::to_string(rng() % 100000));
+  const Keys k = keys_of(names, rng);
+  PlaceOptions one, two;
+  two.replicas = 2;
+  two.distinct_label = "zone";
+  PartOptions po;
+  po.place = one;
+  po.place_to = two;  // a migration of the rule (contract §8): 1 -> 2 distinct zone
+  po.rows = true;
+  po.batch_size = 7;
+  const PlanPart by_options = plan_part(a, b, k.batch.view(), {k.bytes.data(), k.requests.data()}, po);
+
+  const PlanRequests requests = options_for_plan(a, b, one, {}).with_threads(1);
+  PartOptions ignored = po;
+  ignored.place.replicas = 99;  // not read: the requests say how to place
+  ignored.place_to.reset();
+  const PlanRequests migrated{requests.from, validate_request(b, two)};
+  CHECK_FALSE(migrated.same_rule());
+  const PlanPart by_requests = plan_part(migrated, k.batch.view(), {k.bytes.data(), k.requests.data()}, ignored);
+  CHECK(by_requests.moved == by_options.moved);
+  CHECK(by_requests.rows == by_options.rows);
+  CHECK(summary_json(by_requests.summary) == summary_json(by_options.summary));
+  CHECK(by_requests.summary.from_replicas == 1);
+  CHECK(by_requests.summary.replicas == 2);
+  // options_for_plan validates: a replica count no view can hold is refused there, once.
+  PlaceOptions too_many;
+  too_many.replicas = 7;
+  CHECK_THROWS_WITH(options_for_plan(a, b, too_many, {true, false, false}), Catch::Contains("exceeds the 6 node(s)"));
+}

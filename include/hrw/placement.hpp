@@ -95,15 +95,18 @@ struct GivenSettings {
 // rule: `asked` as it is.
 PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, GivenSettings given);
 // The requests of a plan's two views (contract §8): each view by its own rule (a view
-// without one by `asked`). When they differ, the plan migrates the rule itself.
+// without one by `asked`), each validated against its view, once. When they differ, the
+// plan migrates the rule itself.
 struct PlanRequests {
-  PlaceOptions from, to;
+  ValidRequest from, to;
   bool same_rule() const {
-    return from.replicas == to.replicas && from.distinct_label == to.distinct_label &&
-           from.allow_partial == to.allow_partial;
+    const PlaceOptions &a = from.options(), &b = to.options();
+    return a.replicas == b.replicas && a.distinct_label == b.distinct_label && a.allow_partial == b.allow_partial;
   }
+  PlanRequests with_threads(unsigned threads) const { return {from.with_threads(threads), to.with_threads(threads)}; }
 };
-// The same for a plan: options_for each view, each validated against its view.
+// options_for each view, each validated against its view: what run_plan and plan_part
+// then place by without checking again.
 PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given);
 // The rule a request places by (for summaries).

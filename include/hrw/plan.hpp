@@ -165,6 +165,9 @@ struct PlanJob {
 };
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);
+// The same for requests already validated (options_for_plan): the plan places by them,
+// and job.place / job.place_to are not read.
+PlanSummary run_plan(const PlanRequests& requests, const PlanJob& job);
 
 // Counts the plan from `from` to `to` over the keys (no output): what a staged plan's
 // probes measure.

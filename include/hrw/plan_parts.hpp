@@ -36,6 +36,10 @@ struct PlanPart {
 // accounts for them with PlanBuilder, as `hrw plan` does.
 PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
                    const KeyLoads& loads, const PartOptions& options);
+// The same for requests already validated (options_for_plan): options.place and
+// options.place_to are not read.
+PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyLoads& loads,
+                   const PartOptions& options);
 
 // summary.json text back into a PlanSummary: what a part sends to the merge. InputError
 // when the text is not a summary.

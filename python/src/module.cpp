@@ -82,8 +82,8 @@ PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
   const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
   PlanRequests r = options_for_plan(view, to, asked, given);  // each view by its own rule
-  warn_distinct(view, r.from);
-  warn_distinct(to, r.to);
+  warn_distinct(view, r.from.options());
+  warn_distinct(to, r.to.options());
   return r;
 }
 
@@ -92,7 +92,7 @@ PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
                              const std::optional<std::string>& distinct, bool partial,
                              unsigned threads, const std::string& engine = "simd") {
   if (!to) return view_request(view, replicas, distinct, partial, threads, engine).options();
-  return plan_requests(view, *to, replicas, distinct, partial, threads, engine).from;
+  return plan_requests(view, *to, replicas, distinct, partial, threads, engine).from.options();
 }
 
 // hrw.dask: the request a view (or a plan's two views) places by, as keyword values.
@@ -165,8 +165,6 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   PartOptions options;
   const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
-  options.place = rules.from;
-  if (!rules.same_rule()) options.place_to = rules.to;
   options.batch_size = static_cast<std::uint64_t>(batch_size);
   options.first_row = first_row;
   options.rows = rows;
@@ -176,7 +174,7 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   PlanPart part;
   {
     py::gil_scoped_release release;
-    part = plan_part(*from, *to, input.view(), loads, options);
+    part = plan_part(rules, input.view(), loads, options);
   }
   const auto moved = static_cast<py::ssize_t>(part.moved.size());
   return py::make_tuple(summary_json(part.summary), to_numpy(std::move(part.moved), {moved}),
@@ -192,7 +190,8 @@ std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long lon
   for (const std::string& p : parts) summaries.push_back(parse_summary_json(p));
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, 0);
   const PlanRequests r = options_for_plan(*from, *to, asked, {replicas.has_value(), distinct.has_value(), partial});
-  return summary_json(merge_summaries(*from, *to, r.from, r.to, static_cast<std::uint64_t>(batch_size), summaries));
+  return summary_json(merge_summaries(*from, *to, r.from.options(), r.to.options(),
+                                      static_cast<std::uint64_t>(batch_size), summaries));
 }
 
 // bench/python_place.py: the C++ batch rate on the same keys and view, timed in C++:
@@ -273,8 +272,8 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   if (max_moved_fraction && !(*max_moved_fraction > 0 && *max_moved_fraction <= 1))
     throw py::value_error(fmt::format("max_moved_fraction must be in (0, 1], got {}", *max_moved_fraction));
   const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
-  job.place = rules.from;
-  if (!rules.same_rule()) job.place_to = rules.to;
+  job.place = rules.from.options();  // a staged plan validates each step's views itself
+  if (!rules.same_rule()) job.place_to = rules.to.options();
   job.out_dir = out;
   job.svg = svg;
   job.transitions = transitions;
@@ -285,7 +284,7 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   job.memory = &memory;
   if (!max_moved_fraction) {
     py::gil_scoped_release release;
-    return summary_json(run_plan(*from, *to, job));
+    return summary_json(run_plan(rules, job));
   }
   StagedPlanJob staged;
   staged.step = job;

@@ -77,10 +77,7 @@ PlacementRule rule_of(const PlaceOptions& options) {
 
 PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given) {
-  PlanRequests r{options_for(a, asked, given), options_for(b, asked, given)};
-  validate_request(a, r.from);
-  validate_request(b, r.to);
-  return r;
+  return {validate_request(a, options_for(a, asked, given)), validate_request(b, options_for(b, asked, given))};
 }
 
 }  // namespace hrw

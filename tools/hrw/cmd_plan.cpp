@@ -54,15 +54,13 @@ ClusterView load_view(const std::string& path, const PlanArgs& a) {
 // bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone. As in
 // the plan, each chunk is placed by one thread (one PairPlacer: fused when the views
 // allow it) and the threads take chunks in parallel.
-int kernel_only(const ClusterView& from, const ClusterView& to, const PlanArgs& a) {
+int kernel_only(const PlanRequests& rules, const PlanArgs& a) {
   const KeyInput in = a.bulk.key_input();
   KeySource source(in.path, in.resolved_format());
   std::vector<KeyChunk> chunks;
   for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
-  PlaceOptions options = a.bulk.place_options();
-  const unsigned threads = worker_threads(options.threads);
-  options.threads = 1;
-  const PairPlacer placer(from, to, options);
+  const unsigned threads = worker_threads(rules.from.options().threads);
+  const PairPlacer placer(rules.from.with_threads(1), rules.to.with_threads(1));
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
   tbb::enumerable_thread_specific<std::pair<Placement, Placement>> out;
   const auto start = std::chrono::steady_clock::now();
@@ -193,16 +191,16 @@ Runner add_plan(CLI::App& app) {
     // Contract §8: each view places by its rule (flags agreeing), or by the flags.
     const GivenSettings given = BulkOptions::given(*sub);
     const PlanRequests rules = options_for_plan(from, to, args->bulk.place_options(), given);
-    warn_distinct(from, rules.from);
-    warn_distinct(to, rules.to);
+    warn_distinct(from, rules.from.options());
+    warn_distinct(to, rules.to.options());
     // A staged plan refuses such views in one line of its own: no warning before it.
     if (!args->max_moved_fraction)
       if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
-    if (args->kernel_only) return kernel_only(from, to, *args);
+    if (args->kernel_only) return kernel_only(rules, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
-    job.place = rules.from;
-    if (!rules.same_rule()) job.place_to = rules.to;
+    job.place = rules.from.options();
+    if (!rules.same_rule()) job.place_to = rules.to.options();
     job.batch_size = args->batch_size;
     job.out_dir = args->out_dir;
     job.svg = args->svg;
@@ -223,7 +221,7 @@ Runner add_plan(CLI::App& app) {
     }
     StageTimes times;
     if (args->stage_times) job.times = &times;
-    const PlanSummary summary = run_plan(from, to, job);
+    const PlanSummary summary = run_plan(rules, job);
     progress.finish();
     if (!args->bulk.quiet) eprint("{}", summary_text(summary));
     if (args->stage_times) print_stage_times(times);

@@ -236,11 +236,12 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   const bool both_ruled = from.rule() && to.rule();
   const PlanRequests place = options_for_plan(
       from, to, asked, {!both_ruled, !asked.distinct_label.empty(), asked.allow_partial});
-  const BatchPlacer in_a(from, place.from), in_b(to, place.to);
+  const BatchPlacer in_a(place.from), in_b(place.to);
   const std::uint32_t r = current.reader().replicas();
-  if (r < std::max(place.from.replicas, place.to.replicas))
+  const std::uint32_t ra = place.from.options().replicas, rb = place.to.options().replicas;
+  if (r < std::max(ra, rb))
     throw InputError(fmt::format("{}: {} replica column(s), but the plan's views hold {} and {} replicas",
-                                 current.reader().name(), r, place.from.replicas, place.to.replicas));
+                                 current.reader().name(), r, ra, rb));
 
   ProgressCheck out;
   out.placement = current.reader().name();

@@ -53,10 +53,14 @@ PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const K
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
-  const ValidRequest a = validate_request(from, job.place), b = validate_request(to, job.to_place());
+  return run_plan({validate_request(from, job.place), validate_request(to, job.to_place())}, job);
+}
+
+PlanSummary run_plan(const PlanRequests& requests, const PlanJob& job) {
+  const ClusterView &from = requests.from.view(), &to = requests.to.view();
   PlanFolder folder(job.out_dir);
   plan_detail::PlanOutputs out(folder, "", job.svg, job.batch_size, job.limits, {&from, &to, job.transitions});
-  PlanSummary summary = plan_detail::write_plan(a, b, job, out);
+  PlanSummary summary = plan_detail::write_plan(requests.from, requests.to, job, out);
   folder.publish();
   return summary;
 }

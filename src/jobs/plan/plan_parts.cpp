@@ -146,12 +146,17 @@ PlanSummary plan_in_memory(const ValidRequest& from, const ValidRequest& to, con
 PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView& keys,
                    const KeyLoads& loads, const PartOptions& options) {
   const PlaceOptions& to_place = options.place_to ? *options.place_to : options.place;
-  MoveMarker marker(from, to);
+  return plan_part({validate_request(from, options.place), validate_request(to, to_place)}, keys, loads, options);
+}
+
+PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyLoads& loads,
+                   const PartOptions& options) {
+  MoveMarker marker(requests.from.view(), requests.to.view());
   PlanPart part;
   std::optional<MoveCsv> csv;
   std::optional<BatchedMoveRows> rows;
   part.summary = plan_in_memory(
-      validate_request(from, options.place), validate_request(to, to_place), {keys, loads}, options.batch_size,
+      requests.from, requests.to, {keys, loads}, options.batch_size,
       [&](const PlanBuilder& builder) -> MoveSink* {
         csv.emplace(builder.ids(), loads.bytes != nullptr, loads.requests != nullptr);
         part.header = csv->header();
