@@ -106,7 +106,14 @@ class Runner {
     dom_i_ = reinterpret_cast<TS*>(piece[9]);
   }
 
-  void Run(const uint32_t* states, size_t n) {
+  // Returns how many (key, view) choices are left undecided (EmitOwners).
+  size_t Run(const uint32_t* states, size_t n) {
+    RunSelect(states, n);
+    return undecided_;
+  }
+
+ private:
+  void RunSelect(const uint32_t* states, size_t n) {
     const uint32_t sel = plan_.select;
     if (!plan_.distinct && sel == 1) {
       // Contract §9: a plan without cuts takes exactly the path it took before cuts existed.
@@ -125,7 +132,6 @@ class Runner {
     }
   }
 
- private:
   static constexpr size_t kPend = 8;
   // Unweighted R = 1: kWays key vectors per pass (4 where there are 32 vector registers).
 #if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
@@ -210,7 +216,10 @@ class Runner {
       Emit(base, count, 0, 1, merge_s_, merge_i_);
       if (plan_.cuts)
         for (size_t i = 0; i < count; ++i)
-          if (merge_s_[i] == Unresolved()) out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
+          if (merge_s_[i] == Unresolved()) {
+            out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
+            ++undecided_;
+          }
     } else {
       const bool has0 = plan_.list_leaves[0] != 0;
       for (size_t v = 0; v < kViews; ++v) {
@@ -223,9 +232,10 @@ class Runner {
           const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
                                                  (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
           const TS s = own ? os[i] : merge_s_[i];
+          const bool undecided = plan_.cuts && s == Unresolved();
+          undecided_ += undecided;
           o.nodes[(base + i) * o.stride] =
-              plan_.cuts && s == Unresolved() ? kAbsent
-                                              : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
+              undecided ? kAbsent : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
           if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
         }
       }
@@ -246,6 +256,7 @@ class Runner {
       VS best0 = hn::Set(ds_, lowest), best1 = best0, best2 = best0, best3 = best0;
       VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
       if constexpr (kLists > 1) ClearOwnerLists(kWays, lowest);
+      const int32_t* floors = kCuts ? plan_.views[0].cut_floors.data() : nullptr;
       WalkTrie<kWays>(du_, plan_.program, stack_,
                       [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
         const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
@@ -254,23 +265,21 @@ class Runner {
         VS s2 = kWays == 4 ? p_.Pre(du_, ds_, h2) : s0;
         VS s3 = kWays == 4 ? p_.Pre(du_, ds_, h3) : s0;
         if (kLists == 1 || op.lists == 1) {
-          if (kCuts && CutOf(0, op.node) != 0) {
-            s0 = MaskCut(s0, s0, 0, op.node);
-            s1 = MaskCut(s1, s1, 0, op.node);
-            if constexpr (kWays == 4) {
-              s2 = MaskCut(s2, s2, 0, op.node);
-              s3 = MaskCut(s3, s3, 0, op.node);
-            }
-          }
-          const auto gt0 = hn::Gt(s0, best0);
-          const auto gt1 = hn::Gt(s1, best1);
+          // §9 folded into the argmax, one Max per pair and no branch: s replaces best
+          // when s > best and s >= cut, i.e. s > Max(best, floor), floor = the flipped
+          // cut - 1 (KernelView::cut_floors; cut 0 or 1: the lowest value, a no-op). A
+          // lane where nothing cleared keeps best = Unresolved() (EmitOwners).
+          VS floor = hn::Zero(ds_);
+          if constexpr (kCuts) floor = hn::Set(ds_, floors[op.node]);
+          const auto gt0 = hn::Gt(s0, kCuts ? hn::Max(best0, floor) : best0);
+          const auto gt1 = hn::Gt(s1, kCuts ? hn::Max(best1, floor) : best1);
           best0 = hn::IfThenElse(gt0, s0, best0);
           best1 = hn::IfThenElse(gt1, s1, best1);
           idx0 = hn::IfThenElse(gt0, ci, idx0);
           idx1 = hn::IfThenElse(gt1, ci, idx1);
           if constexpr (kWays == 4) {
-            const auto gt2 = hn::Gt(s2, best2);
-            const auto gt3 = hn::Gt(s3, best3);
+            const auto gt2 = hn::Gt(s2, kCuts ? hn::Max(best2, floor) : best2);
+            const auto gt3 = hn::Gt(s3, kCuts ? hn::Max(best3, floor) : best3);
             best2 = hn::IfThenElse(gt2, s2, best2);
             best3 = hn::IfThenElse(gt3, s3, best3);
             idx2 = hn::IfThenElse(gt2, ci, idx2);
@@ -318,7 +327,7 @@ class Runner {
       const VS l = DetLn(ds_, u);
       const double w = w_[0][pn[j]];
       VS key = w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w));  // x/1 == x
-      if (kCuts && CutOf(0, pn[j]) != 0) key = MaskCut(u, key, 0, pn[j]);
+      if constexpr (kCuts) key = MaskCut(u, key, 0, pn[j]);  // cut 0: u >= 2^-32, a no-op
       hn::Store(key, ds_, keys_ + j * L);
     }
     for (size_t j = 0; j < np; ++j) {
@@ -361,12 +370,14 @@ class Runner {
         hn::Store(u1, ds_, pend1 + np1 * L);
         pn0[np0] = op.node;
         pn1[np1] = op.node;
-        bool skip0 = p_.CannotBeat(ds_, u0, best0, w);
-        bool skip1 = p_.CannotBeat(ds_, u1, best1, w);
-        if (kCuts && CutOf(0, op.node) != 0) {  // no lane clears: nothing to compute
+        bool skip0, skip1;
+        if constexpr (kCuts) {  // §9: a lane that does not clear cannot beat either
           const VS bound = hn::Set(ds_, UnitCutOf(0, op.node));
-          skip0 = skip0 || hn::AllTrue(ds_, hn::Lt(u0, bound));
-          skip1 = skip1 || hn::AllTrue(ds_, hn::Lt(u1, bound));
+          skip0 = p_.CannotBeatOrFails(ds_, u0, best0, w, bound);
+          skip1 = p_.CannotBeatOrFails(ds_, u1, best1, w, bound);
+        } else {
+          skip0 = p_.CannotBeat(ds_, u0, best0, w);
+          skip1 = p_.CannotBeat(ds_, u1, best1, w);
         }
         np0 += skip0 ? 0 : 1;
         np1 += skip1 ? 0 : 1;
@@ -486,6 +497,7 @@ class Runner {
   DU du_;
   DS ds_;
   size_t L_ = 0;
+  size_t undecided_ = 0;
   const double* w_[kLists];
   const uint32_t* cut_[kLists];
   const double* ucut_[kLists];
@@ -496,15 +508,13 @@ class Runner {
 };
 
 // Runs plan on n key states with the policy of its rank rule.
+// Returns the undecided count of Runner::Run.
 template <size_t kLists>
-HWY_INLINE void RunPlan(const KernelPlan& plan, const uint32_t* states, size_t n,
-                        const KernelOutput* out) {
-  if (n == 0) return;
-  if (plan.weighted) {
-    Runner<Weighted, kLists>(plan, Weighted{plan.fmix}, out).Run(states, n);
-  } else {
-    Runner<Unweighted, kLists>(plan, Unweighted{plan.fmix}, out).Run(states, n);
-  }
+HWY_INLINE size_t RunPlan(const KernelPlan& plan, const uint32_t* states, size_t n,
+                          const KernelOutput* out) {
+  if (n == 0) return 0;
+  if (plan.weighted) return Runner<Weighted, kLists>(plan, Weighted{plan.fmix}, out).Run(states, n);
+  return Runner<Unweighted, kLists>(plan, Unweighted{plan.fmix}, out).Run(states, n);
 }
 
 }  // namespace HWY_NAMESPACE
