@@ -81,10 +81,10 @@ struct KernelPlan {
   bool fmix = true;       // fnv1a-fmix (else raw fnv1a); the same in every view
   bool weighted = false;  // rank by ln(u)/w in binary64 (else by r as unsigned)
   bool distinct = false;  // select by domain representatives (every view's tables filled)
-  // Contract §9: some view has a non-zero cut (R = 1 plans only). A pair whose r is below
-  // its node's cut scores the lowest value (one compare and a select or max per pair); a
-  // key whose best is that lowest value (nothing cleared, or the best that cleared has
-  // r = 0) is written as kAbsent, and the caller places it with the reference.
+  // Contract §9: some view has a non-zero cut. A pair whose r is below its node's cut
+  // scores the lowest value (one compare and a select or max per pair); a key whose last
+  // choice is that lowest value (fewer than R nodes or domains cleared, or one that cleared
+  // has r = 0) has kAbsent as its first choice, and the caller places it with the reference.
   bool cuts = false;
   std::uint32_t select = 1;         // the largest of the views' select
   std::uint32_t list_leaves[3] = {};  // leaves offered to each list

@@ -123,12 +123,17 @@ class Runner {
         return plan_.cuts ? RunOwnerWide<true>(states, n) : RunOwnerWide<false>(states, n);
       }
     }
+    if (plan_.cuts) return RunTopOf<true>(sel, states, n);
+    return RunTopOf<false>(sel, states, n);
+  }
+  template <bool kCuts>
+  void RunTopOf(uint32_t sel, const uint32_t* states, size_t n) {
     switch (sel) {
-      case 1: return RunTop<1>(states, n);
-      case 2: return RunTop<2>(states, n);
-      case 3: return RunTop<3>(states, n);
-      case 4: return RunTop<4>(states, n);
-      default: return RunTop<kMaxKernelReplicas>(states, n);
+      case 1: return RunTop<1, kCuts>(states, n);
+      case 2: return RunTop<2, kCuts>(states, n);
+      case 3: return RunTop<3, kCuts>(states, n);
+      case 4: return RunTop<4, kCuts>(states, n);
+      default: return RunTop<kMaxKernelReplicas, kCuts>(states, n);
     }
   }
 
@@ -400,9 +405,25 @@ class Runner {
     }
   }
 
+  // View v's choices of keys [base, base + count) in s (its select slots): with cuts, a key
+  // whose last choice scores Unresolved() is left undecided, its first choice kAbsent (§9:
+  // fewer than select nodes or domains cleared, or one that cleared has r = 0; the caller
+  // places it with the reference). Otherwise the choices are the first select that clear.
+  void MarkUndecided(size_t base, size_t count, size_t v, const TS* s) {
+    const KernelOutput& o = out_[v];
+    const TS* last = s + (plan_.views[v].select - 1) * L_;
+    for (size_t i = 0; i < count; ++i)
+      if (last[i] == Unresolved()) {
+        o.nodes[(base + i) * o.stride] = kAbsent;
+        ++undecided_;
+      }
+  }
+
   // Top-kR (kR >= every view's select), with or without failure domains. One key vector
-  // per pass; the kR sorted (score, node) slots of each lane live in L1.
-  template <size_t kR>
+  // per pass; the kR sorted (score, node) slots of each lane live in L1. With cuts (§9) a
+  // pair that does not clear its node's cut scores Unresolved() (MaskCut): the top-R are
+  // then the first R that clear, the domain representatives each domain's best that clears.
+  template <size_t kR, bool kCuts>
   void RunTop(const uint32_t* states, size_t n) {
     const size_t L = L_;
     const bool distinct = plan_.distinct;
@@ -427,7 +448,9 @@ class Runner {
             TS* best = ListS(l);
             if (fill >= kR && p_.CannotBeat(ds_, pre, hn::Load(ds_, best + (kR - 1) * L), w))
               continue;
-            Insert<kR, false>(ds_, best, ListI(l), p_.Key(ds_, pre, w), ci, std::min(fill, kR));
+            VS key = p_.Key(ds_, pre, w);
+            if constexpr (kCuts) key = MaskCut(pre, key, l, op.node);
+            Insert<kR, false>(ds_, best, ListI(l), key, ci, std::min(fill, kR));
           }
           return;
         }
@@ -441,12 +464,14 @@ class Runner {
           TS* ps = dom_s_ + d * L;
           TS* pi = dom_i_ + d * L;
           const double w = plan_.weighted ? side.weights[op.node] : 1.0;
+          // View v's cut: list 0 carries view 0's, list 2 view 1's (the constructor).
+          const size_t cut_list = v == 0 ? 0 : 2;
           if (side.first_in_domain[op.node]) {
             if (key_w != w) {
               key = p_.Key(ds_, pre, w);
               key_w = w;
             }
-            hn::Store(key, ds_, ps);
+            hn::Store(kCuts ? MaskCut(pre, key, cut_list, op.node) : key, ds_, ps);
             hn::Store(ci, ds_, pi);
             continue;
           }
@@ -456,8 +481,9 @@ class Runner {
             key = p_.Key(ds_, pre, w);
             key_w = w;
           }
-          const auto gt = hn::Gt(key, bs);  // strict: ties keep the earlier (smaller) id
-          hn::Store(hn::IfThenElse(gt, key, bs), ds_, ps);
+          const VS kv = kCuts ? MaskCut(pre, key, cut_list, op.node) : key;
+          const auto gt = hn::Gt(kv, bs);  // strict: ties keep the earlier (smaller) id
+          hn::Store(hn::IfThenElse(gt, kv, bs), ds_, ps);
           hn::Store(hn::IfThenElse(gt, ci, hn::Load(ds_, pi)), ds_, pi);
         }
       });
@@ -474,8 +500,10 @@ class Runner {
             Insert<kR, true>(ds_, best, idx, hn::Load(ds_, dom_s_ + (dom_off_[v] + d) * L),
                              hn::Load(ds_, dom_i_ + (dom_off_[v] + d) * L), d < kR ? d : kR);
           Emit(base, count, v, select, best, idx);
+          if constexpr (kCuts) MarkUndecided(base, count, v, best);
         } else if (kLists == 1) {
           Emit(base, count, v, select, ListS(0), ListI(0));
+          if constexpr (kCuts) MarkUndecided(base, count, v, ListS(0));
         } else {
           // View v's top-kR = list 0's merged with list 1 + v's.
           std::memcpy(merge_s_, ListS(0), kR * L * sizeof(TS));
@@ -486,6 +514,7 @@ class Runner {
             Insert<kR, true>(ds_, merge_s_, merge_i_, hn::Load(ds_, ListS(1 + v) + j * L),
                              hn::Load(ds_, ListI(1 + v) + j * L), std::min(have0 + j, kR));
           Emit(base, count, v, select, merge_s_, merge_i_);
+          if constexpr (kCuts) MarkUndecided(base, count, v, merge_s_);
         }
       }
     }

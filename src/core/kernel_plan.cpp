@@ -100,8 +100,6 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
     plan.distinct = plan.distinct || (!options.distinct_label.empty() && r > 1 &&
                                       v->domain_count(options.distinct_label) < v->size());
   for (const ClusterView* v : views) plan.cuts = plan.cuts || v->has_cuts();
-  if (plan.cuts && (r > 1 || plan.distinct))
-    throw std::logic_error("kernel plan: cuts are placed by the kernels for R = 1 only");
   for (const ClusterView* v : views) {
     plan.views.push_back(side_of(*v, ids, options, plan.weighted, plan.distinct, plan.cuts));
     plan.select = std::max(plan.select, plan.views.back().select);

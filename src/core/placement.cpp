@@ -187,10 +187,8 @@ BatchPlacer::BatchPlacer(const ValidRequest& request) {
   c->options = options;
   c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
                                                    : view.domain_count(options.distinct_label);
-  // Cuts (contract §9) with R > 1 are placed by the reference: the kernels do R = 1.
   c->use_reference = options.engine == Engine::reference ||
-                     options.replicas > kernels::kMaxKernelReplicas ||
-                     (view.has_cuts() && options.replicas > 1);
+                     options.replicas > kernels::kMaxKernelReplicas;
   if (!c->use_reference && view.hierarchy())
     c->tree = std::make_unique<const kernels::TreePlacer>(view, options);
   else if (!c->use_reference)
@@ -246,7 +244,7 @@ PairPlacer::PairPlacer(const ValidRequest& ra, const ValidRequest& rb)
                      options.allow_partial == options_b.allow_partial &&
                      options.engine == options_b.engine && options.with_scores == options_b.with_scores;
   if (!alike || options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
-      !kernels::can_fuse(a, b) || ((a.has_cuts() || b.has_cuts()) && options.replicas > 1))
+      !kernels::can_fuse(a, b))
     return;
   auto f = std::make_unique<Fused>();
   f->plan = kernels::compile_plan({&a, &b}, options);
