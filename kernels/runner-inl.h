@@ -274,17 +274,23 @@ class Runner {
           // when s > best and s >= cut, i.e. s > Max(best, floor), floor = the flipped
           // cut - 1 (KernelView::cut_floors; cut 0 or 1: the lowest value, a no-op). A
           // lane where nothing cleared keeps best = Unresolved() (EmitOwners).
+          // A node without a cut (floor the lowest value) skips the Max: a scalar test on
+          // the integer ports instead of a vector op per way.
           VS floor = hn::Zero(ds_);
-          if constexpr (kCuts) floor = hn::Set(ds_, floors[op.node]);
-          const auto gt0 = hn::Gt(s0, kCuts ? hn::Max(best0, floor) : best0);
-          const auto gt1 = hn::Gt(s1, kCuts ? hn::Max(best1, floor) : best1);
+          bool cut = false;
+          if constexpr (kCuts) {
+            cut = floors[op.node] != lowest;
+            floor = hn::Set(ds_, floors[op.node]);
+          }
+          const auto gt0 = hn::Gt(s0, cut ? hn::Max(best0, floor) : best0);
+          const auto gt1 = hn::Gt(s1, cut ? hn::Max(best1, floor) : best1);
           best0 = hn::IfThenElse(gt0, s0, best0);
           best1 = hn::IfThenElse(gt1, s1, best1);
           idx0 = hn::IfThenElse(gt0, ci, idx0);
           idx1 = hn::IfThenElse(gt1, ci, idx1);
           if constexpr (kWays == 4) {
-            const auto gt2 = hn::Gt(s2, kCuts ? hn::Max(best2, floor) : best2);
-            const auto gt3 = hn::Gt(s3, kCuts ? hn::Max(best3, floor) : best3);
+            const auto gt2 = hn::Gt(s2, cut ? hn::Max(best2, floor) : best2);
+            const auto gt3 = hn::Gt(s3, cut ? hn::Max(best3, floor) : best3);
             best2 = hn::IfThenElse(gt2, s2, best2);
             best3 = hn::IfThenElse(gt3, s3, best3);
             idx2 = hn::IfThenElse(gt2, ci, idx2);
