@@ -354,7 +354,8 @@ void register_place_benchmarks() {
     }
   }
 
-  // Contract §9: R = 1 with cuts beside the same ids without (place/<T>/fmix/<w>/R1/t1/prefix/100).
+  // Contract §9: R = 1 with cuts beside the same ids without (place/<T>/fmix/<w>/R1/t1/prefix/100),
+  // and unweighted R = 3 (the top-R kernel) beside place/<T>/fmix/unweighted/R3/t1/prefix/100.
   for (const Case& e : engines) {
     if (e.kind != Kind::simd) continue;
     for (bool weighted : {false, true}) {
@@ -363,6 +364,10 @@ void register_place_benchmarks() {
       c.cuts = true;
       add(c, {100});
     }
+    Case c = e;
+    c.replicas = 3;
+    c.cuts = true;
+    add(c, {100});
   }
 
   // Thread scaling on 10^7 keys: every SIMD target, 1 and 2 threads (N = 10, 100, 1000).

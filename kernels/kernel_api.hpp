@@ -69,6 +69,10 @@ struct KernelView {
   // bound on u, (cut + 1) / 2^32 (exact), for the weighted rule; 0 where absent.
   std::vector<std::uint32_t> cuts;
   std::vector<double> unit_cuts;
+  // The same cut as the largest sign-flipped r that does not clear, (max(cut, 1) - 1) ^
+  // 2^31 as int32 (the lowest int32 where every r clears), for the unweighted argmax; filled
+  // for every view of a plan with cuts, also a view without cuts.
+  std::vector<std::int32_t> cut_floors;
 };
 
 // Everything the kernel needs: built once per BatchPlacer (src/core/kernel_plan.cpp).
@@ -77,10 +81,10 @@ struct KernelPlan {
   bool fmix = true;       // fnv1a-fmix (else raw fnv1a); the same in every view
   bool weighted = false;  // rank by ln(u)/w in binary64 (else by r as unsigned)
   bool distinct = false;  // select by domain representatives (every view's tables filled)
-  // Contract §9: some view has a non-zero cut (R = 1 plans only). A pair whose r is below
-  // its node's cut scores the lowest value (one compare and one select per pair); a key
-  // whose best is that lowest value (nothing cleared, or the best that cleared has r = 0)
-  // is written as kAbsent, and the caller places it with the reference.
+  // Contract §9: some view has a non-zero cut. A pair whose r is below its node's cut
+  // scores the lowest value (one compare and a select or max per pair); a key whose last
+  // choice is that lowest value (fewer than R nodes or domains cleared, or one that cleared
+  // has r = 0) has kAbsent as its first choice, and the caller places it with the reference.
   bool cuts = false;
   std::uint32_t select = 1;         // the largest of the views' select
   std::uint32_t list_leaves[3] = {};  // leaves offered to each list
@@ -99,12 +103,14 @@ struct KernelOutput {
 };
 
 // Runs a one-view plan on n keys whose FNV-1a states after seed ‖ key are states[0..n).
-void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
-               const KernelOutput& out);
+// Returns how many keys it left undecided (kAbsent first choice; plans with cuts only).
+std::size_t run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                      const KernelOutput& out);
 
 // Runs a two-view plan (one walk of the union trie per key): out[v] gets view v's choices.
-void run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
-                    const KernelOutput out[2]);
+// Returns how many (key, view) choices it left undecided, as run_batch.
+std::size_t run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                           const KernelOutput out[2]);
 
 // FNV-1a states after seed ‖ key for keys [lo, hi) of a KeyBatch-like layout: key i is
 // data[off[i], off[i + 1]); `data_size` bytes of data are readable (the kernel gathers

@@ -13,9 +13,9 @@ namespace hrw {
 namespace kernels {
 namespace HWY_NAMESPACE {
 
-void RunPairBatchImpl(const KernelPlan& plan, const uint32_t* states, size_t n,
-                      const KernelOutput* out) {
-  RunPlan<3>(plan, states, n, out);
+size_t RunPairBatchImpl(const KernelPlan& plan, const uint32_t* states, size_t n,
+                        const KernelOutput* out) {
+  return RunPlan<3>(plan, states, n, out);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -28,9 +28,9 @@ namespace hrw::kernels {
 
 HWY_EXPORT(RunPairBatchImpl);
 
-void run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
-                    const KernelOutput out[2]) {
-  HWY_DYNAMIC_DISPATCH(RunPairBatchImpl)(plan, states, n, out);
+std::size_t run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                           const KernelOutput out[2]) {
+  return HWY_DYNAMIC_DISPATCH(RunPairBatchImpl)(plan, states, n, out);
 }
 
 }  // namespace hrw::kernels

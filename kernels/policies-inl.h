@@ -78,11 +78,19 @@ struct Weighted {
   // quotient is then <= B (rounding is monotone): it cannot be strictly greater. If B*w
   // underflows, Q >= -2^-1021 and x < Q needs x <= -2^-32 < B*w anyway; if it overflows
   // to -inf, x < Q is false. Strict x < Q keeps u = 1 (key 0) from ever being skipped.
-  HWY_INLINE bool CannotBeat(DS d, hn::Vec<DS> u, hn::Vec<DS> best, double w) const {
+  HWY_INLINE hn::Mask<DS> Beaten(DS d, hn::Vec<DS> u, hn::Vec<DS> best, double w) const {
     const auto x = hn::Sub(u, hn::Set(d, 1.0));
     const auto q = hn::Mul(hn::Mul(best, hn::Set(d, w)),
                            hn::Set(d, 1.0 + 0x1p-50));
-    return hn::AllTrue(d, hn::Lt(x, q));
+    return hn::Lt(x, q);
+  }
+  HWY_INLINE bool CannotBeat(DS d, hn::Vec<DS> u, hn::Vec<DS> best, double w) const {
+    return hn::AllTrue(d, Beaten(d, u, best, w));
+  }
+  // In every lane: CannotBeat, or the pair fails its node's cut (u < bound, contract §9).
+  HWY_INLINE bool CannotBeatOrFails(DS d, hn::Vec<DS> u, hn::Vec<DS> best, double w,
+                                    hn::Vec<DS> bound) const {
+    return hn::AllTrue(d, hn::Or(Beaten(d, u, best, w), hn::Lt(u, bound)));
   }
   static HWY_INLINE double Rank(TS s) { return s; }
 };

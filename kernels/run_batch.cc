@@ -12,9 +12,9 @@ namespace hrw {
 namespace kernels {
 namespace HWY_NAMESPACE {
 
-void RunBatchImpl(const KernelPlan& plan, const uint32_t* states, size_t n,
-                  const KernelOutput& out) {
-  RunPlan<1>(plan, states, n, &out);
+size_t RunBatchImpl(const KernelPlan& plan, const uint32_t* states, size_t n,
+                    const KernelOutput& out) {
+  return RunPlan<1>(plan, states, n, &out);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -27,9 +27,9 @@ namespace hrw::kernels {
 
 HWY_EXPORT(RunBatchImpl);
 
-void run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
-               const KernelOutput& out) {
-  HWY_DYNAMIC_DISPATCH(RunBatchImpl)(plan, states, n, out);
+std::size_t run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
+                      const KernelOutput& out) {
+  return HWY_DYNAMIC_DISPATCH(RunBatchImpl)(plan, states, n, out);
 }
 
 }  // namespace hrw::kernels

@@ -106,7 +106,14 @@ class Runner {
     dom_i_ = reinterpret_cast<TS*>(piece[9]);
   }
 
-  void Run(const uint32_t* states, size_t n) {
+  // Returns how many (key, view) choices are left undecided (EmitOwners).
+  size_t Run(const uint32_t* states, size_t n) {
+    RunSelect(states, n);
+    return undecided_;
+  }
+
+ private:
+  void RunSelect(const uint32_t* states, size_t n) {
     const uint32_t sel = plan_.select;
     if (!plan_.distinct && sel == 1) {
       // Contract §9: a plan without cuts takes exactly the path it took before cuts existed.
@@ -116,16 +123,20 @@ class Runner {
         return plan_.cuts ? RunOwnerWide<true>(states, n) : RunOwnerWide<false>(states, n);
       }
     }
+    if (plan_.cuts) return RunTopOf<true>(sel, states, n);
+    return RunTopOf<false>(sel, states, n);
+  }
+  template <bool kCuts>
+  void RunTopOf(uint32_t sel, const uint32_t* states, size_t n) {
     switch (sel) {
-      case 1: return RunTop<1>(states, n);
-      case 2: return RunTop<2>(states, n);
-      case 3: return RunTop<3>(states, n);
-      case 4: return RunTop<4>(states, n);
-      default: return RunTop<kMaxKernelReplicas>(states, n);
+      case 1: return RunTop<1, kCuts>(states, n);
+      case 2: return RunTop<2, kCuts>(states, n);
+      case 3: return RunTop<3, kCuts>(states, n);
+      case 4: return RunTop<4, kCuts>(states, n);
+      default: return RunTop<kMaxKernelReplicas, kCuts>(states, n);
     }
   }
 
- private:
   static constexpr size_t kPend = 8;
   // Unweighted R = 1: kWays key vectors per pass (4 where there are 32 vector registers).
 #if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
@@ -210,7 +221,10 @@ class Runner {
       Emit(base, count, 0, 1, merge_s_, merge_i_);
       if (plan_.cuts)
         for (size_t i = 0; i < count; ++i)
-          if (merge_s_[i] == Unresolved()) out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
+          if (merge_s_[i] == Unresolved()) {
+            out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
+            ++undecided_;
+          }
     } else {
       const bool has0 = plan_.list_leaves[0] != 0;
       for (size_t v = 0; v < kViews; ++v) {
@@ -223,9 +237,10 @@ class Runner {
           const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
                                                  (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
           const TS s = own ? os[i] : merge_s_[i];
+          const bool undecided = plan_.cuts && s == Unresolved();
+          undecided_ += undecided;
           o.nodes[(base + i) * o.stride] =
-              plan_.cuts && s == Unresolved() ? kAbsent
-                                              : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
+              undecided ? kAbsent : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
           if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
         }
       }
@@ -246,6 +261,7 @@ class Runner {
       VS best0 = hn::Set(ds_, lowest), best1 = best0, best2 = best0, best3 = best0;
       VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
       if constexpr (kLists > 1) ClearOwnerLists(kWays, lowest);
+      const int32_t* floors = kCuts ? plan_.views[0].cut_floors.data() : nullptr;
       WalkTrie<kWays>(du_, plan_.program, stack_,
                       [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
         const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
@@ -254,23 +270,27 @@ class Runner {
         VS s2 = kWays == 4 ? p_.Pre(du_, ds_, h2) : s0;
         VS s3 = kWays == 4 ? p_.Pre(du_, ds_, h3) : s0;
         if (kLists == 1 || op.lists == 1) {
-          if (kCuts && CutOf(0, op.node) != 0) {
-            s0 = MaskCut(s0, s0, 0, op.node);
-            s1 = MaskCut(s1, s1, 0, op.node);
-            if constexpr (kWays == 4) {
-              s2 = MaskCut(s2, s2, 0, op.node);
-              s3 = MaskCut(s3, s3, 0, op.node);
-            }
+          // §9 folded into the argmax, one Max per pair and no branch: s replaces best
+          // when s > best and s >= cut, i.e. s > Max(best, floor), floor = the flipped
+          // cut - 1 (KernelView::cut_floors; cut 0 or 1: the lowest value, a no-op). A
+          // lane where nothing cleared keeps best = Unresolved() (EmitOwners).
+          // A node without a cut (floor the lowest value) skips the Max: a scalar test on
+          // the integer ports instead of a vector op per way.
+          VS floor = hn::Zero(ds_);
+          bool cut = false;
+          if constexpr (kCuts) {
+            cut = floors[op.node] != lowest;
+            floor = hn::Set(ds_, floors[op.node]);
           }
-          const auto gt0 = hn::Gt(s0, best0);
-          const auto gt1 = hn::Gt(s1, best1);
+          const auto gt0 = hn::Gt(s0, cut ? hn::Max(best0, floor) : best0);
+          const auto gt1 = hn::Gt(s1, cut ? hn::Max(best1, floor) : best1);
           best0 = hn::IfThenElse(gt0, s0, best0);
           best1 = hn::IfThenElse(gt1, s1, best1);
           idx0 = hn::IfThenElse(gt0, ci, idx0);
           idx1 = hn::IfThenElse(gt1, ci, idx1);
           if constexpr (kWays == 4) {
-            const auto gt2 = hn::Gt(s2, best2);
-            const auto gt3 = hn::Gt(s3, best3);
+            const auto gt2 = hn::Gt(s2, cut ? hn::Max(best2, floor) : best2);
+            const auto gt3 = hn::Gt(s3, cut ? hn::Max(best3, floor) : best3);
             best2 = hn::IfThenElse(gt2, s2, best2);
             best3 = hn::IfThenElse(gt3, s3, best3);
             idx2 = hn::IfThenElse(gt2, ci, idx2);
@@ -318,7 +338,7 @@ class Runner {
       const VS l = DetLn(ds_, u);
       const double w = w_[0][pn[j]];
       VS key = w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w));  // x/1 == x
-      if (kCuts && CutOf(0, pn[j]) != 0) key = MaskCut(u, key, 0, pn[j]);
+      if constexpr (kCuts) key = MaskCut(u, key, 0, pn[j]);  // cut 0: u >= 2^-32, a no-op
       hn::Store(key, ds_, keys_ + j * L);
     }
     for (size_t j = 0; j < np; ++j) {
@@ -361,12 +381,14 @@ class Runner {
         hn::Store(u1, ds_, pend1 + np1 * L);
         pn0[np0] = op.node;
         pn1[np1] = op.node;
-        bool skip0 = p_.CannotBeat(ds_, u0, best0, w);
-        bool skip1 = p_.CannotBeat(ds_, u1, best1, w);
-        if (kCuts && CutOf(0, op.node) != 0) {  // no lane clears: nothing to compute
+        bool skip0, skip1;
+        if constexpr (kCuts) {  // §9: a lane that does not clear cannot beat either
           const VS bound = hn::Set(ds_, UnitCutOf(0, op.node));
-          skip0 = skip0 || hn::AllTrue(ds_, hn::Lt(u0, bound));
-          skip1 = skip1 || hn::AllTrue(ds_, hn::Lt(u1, bound));
+          skip0 = p_.CannotBeatOrFails(ds_, u0, best0, w, bound);
+          skip1 = p_.CannotBeatOrFails(ds_, u1, best1, w, bound);
+        } else {
+          skip0 = p_.CannotBeat(ds_, u0, best0, w);
+          skip1 = p_.CannotBeat(ds_, u1, best1, w);
         }
         np0 += skip0 ? 0 : 1;
         np1 += skip1 ? 0 : 1;
@@ -389,9 +411,25 @@ class Runner {
     }
   }
 
+  // View v's choices of keys [base, base + count) in s (its select slots): with cuts, a key
+  // whose last choice scores Unresolved() is left undecided, its first choice kAbsent (§9:
+  // fewer than select nodes or domains cleared, or one that cleared has r = 0; the caller
+  // places it with the reference). Otherwise the choices are the first select that clear.
+  void MarkUndecided(size_t base, size_t count, size_t v, const TS* s) {
+    const KernelOutput& o = out_[v];
+    const TS* last = s + (plan_.views[v].select - 1) * L_;
+    for (size_t i = 0; i < count; ++i)
+      if (last[i] == Unresolved()) {
+        o.nodes[(base + i) * o.stride] = kAbsent;
+        ++undecided_;
+      }
+  }
+
   // Top-kR (kR >= every view's select), with or without failure domains. One key vector
-  // per pass; the kR sorted (score, node) slots of each lane live in L1.
-  template <size_t kR>
+  // per pass; the kR sorted (score, node) slots of each lane live in L1. With cuts (§9) a
+  // pair that does not clear its node's cut scores Unresolved() (MaskCut): the top-R are
+  // then the first R that clear, the domain representatives each domain's best that clears.
+  template <size_t kR, bool kCuts>
   void RunTop(const uint32_t* states, size_t n) {
     const size_t L = L_;
     const bool distinct = plan_.distinct;
@@ -416,7 +454,9 @@ class Runner {
             TS* best = ListS(l);
             if (fill >= kR && p_.CannotBeat(ds_, pre, hn::Load(ds_, best + (kR - 1) * L), w))
               continue;
-            Insert<kR, false>(ds_, best, ListI(l), p_.Key(ds_, pre, w), ci, std::min(fill, kR));
+            VS key = p_.Key(ds_, pre, w);
+            if constexpr (kCuts) key = MaskCut(pre, key, l, op.node);
+            Insert<kR, false>(ds_, best, ListI(l), key, ci, std::min(fill, kR));
           }
           return;
         }
@@ -430,12 +470,14 @@ class Runner {
           TS* ps = dom_s_ + d * L;
           TS* pi = dom_i_ + d * L;
           const double w = plan_.weighted ? side.weights[op.node] : 1.0;
+          // View v's cut: list 0 carries view 0's, list 2 view 1's (the constructor).
+          const size_t cut_list = v == 0 ? 0 : 2;
           if (side.first_in_domain[op.node]) {
             if (key_w != w) {
               key = p_.Key(ds_, pre, w);
               key_w = w;
             }
-            hn::Store(key, ds_, ps);
+            hn::Store(kCuts ? MaskCut(pre, key, cut_list, op.node) : key, ds_, ps);
             hn::Store(ci, ds_, pi);
             continue;
           }
@@ -445,8 +487,9 @@ class Runner {
             key = p_.Key(ds_, pre, w);
             key_w = w;
           }
-          const auto gt = hn::Gt(key, bs);  // strict: ties keep the earlier (smaller) id
-          hn::Store(hn::IfThenElse(gt, key, bs), ds_, ps);
+          const VS kv = kCuts ? MaskCut(pre, key, cut_list, op.node) : key;
+          const auto gt = hn::Gt(kv, bs);  // strict: ties keep the earlier (smaller) id
+          hn::Store(hn::IfThenElse(gt, kv, bs), ds_, ps);
           hn::Store(hn::IfThenElse(gt, ci, hn::Load(ds_, pi)), ds_, pi);
         }
       });
@@ -463,8 +506,10 @@ class Runner {
             Insert<kR, true>(ds_, best, idx, hn::Load(ds_, dom_s_ + (dom_off_[v] + d) * L),
                              hn::Load(ds_, dom_i_ + (dom_off_[v] + d) * L), d < kR ? d : kR);
           Emit(base, count, v, select, best, idx);
+          if constexpr (kCuts) MarkUndecided(base, count, v, best);
         } else if (kLists == 1) {
           Emit(base, count, v, select, ListS(0), ListI(0));
+          if constexpr (kCuts) MarkUndecided(base, count, v, ListS(0));
         } else {
           // View v's top-kR = list 0's merged with list 1 + v's.
           std::memcpy(merge_s_, ListS(0), kR * L * sizeof(TS));
@@ -475,6 +520,7 @@ class Runner {
             Insert<kR, true>(ds_, merge_s_, merge_i_, hn::Load(ds_, ListS(1 + v) + j * L),
                              hn::Load(ds_, ListI(1 + v) + j * L), std::min(have0 + j, kR));
           Emit(base, count, v, select, merge_s_, merge_i_);
+          if constexpr (kCuts) MarkUndecided(base, count, v, merge_s_);
         }
       }
     }
@@ -486,6 +532,7 @@ class Runner {
   DU du_;
   DS ds_;
   size_t L_ = 0;
+  size_t undecided_ = 0;
   const double* w_[kLists];
   const uint32_t* cut_[kLists];
   const double* ucut_[kLists];
@@ -496,15 +543,13 @@ class Runner {
 };
 
 // Runs plan on n key states with the policy of its rank rule.
+// Returns the undecided count of Runner::Run.
 template <size_t kLists>
-HWY_INLINE void RunPlan(const KernelPlan& plan, const uint32_t* states, size_t n,
-                        const KernelOutput* out) {
-  if (n == 0) return;
-  if (plan.weighted) {
-    Runner<Weighted, kLists>(plan, Weighted{plan.fmix}, out).Run(states, n);
-  } else {
-    Runner<Unweighted, kLists>(plan, Unweighted{plan.fmix}, out).Run(states, n);
-  }
+HWY_INLINE size_t RunPlan(const KernelPlan& plan, const uint32_t* states, size_t n,
+                          const KernelOutput* out) {
+  if (n == 0) return 0;
+  if (plan.weighted) return Runner<Weighted, kLists>(plan, Weighted{plan.fmix}, out).Run(states, n);
+  return Runner<Unweighted, kLists>(plan, Unweighted{plan.fmix}, out).Run(states, n);
 }
 
 }  // namespace HWY_NAMESPACE

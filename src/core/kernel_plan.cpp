@@ -23,7 +23,7 @@ std::vector<std::string_view> union_ids(const std::vector<const ClusterView*>& v
 }
 
 KernelView side_of(const ClusterView& view, const std::vector<std::string_view>& ids,
-                   const PlaceOptions& options, bool weighted, bool distinct) {
+                   const PlaceOptions& options, bool weighted, bool distinct, bool cuts) {
   KernelView side;
   side.index.assign(ids.size(), kAbsent);
   std::size_t i = 0;  // both lists are memcmp-sorted: one merge pass
@@ -34,6 +34,13 @@ KernelView side_of(const ClusterView& view, const std::vector<std::string_view>&
     side.weights.assign(ids.size(), 0.0);
     for (std::uint32_t u = 0; u < ids.size(); ++u)
       if (side.index[u] != kAbsent) side.weights[u] = view.node(side.index[u]).weight;
+  }
+  if (cuts) {
+    side.cut_floors.assign(ids.size(), static_cast<std::int32_t>(0x80000000u));
+    for (std::uint32_t u = 0; u < ids.size(); ++u)
+      if (side.index[u] != kAbsent)
+        side.cut_floors[u] = static_cast<std::int32_t>(
+            (std::max<std::uint32_t>(view.node(side.index[u]).cut, 1) - 1) ^ 0x80000000u);
   }
   if (view.has_cuts()) {
     side.cuts.assign(ids.size(), 0);
@@ -93,10 +100,8 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
     plan.distinct = plan.distinct || (!options.distinct_label.empty() && r > 1 &&
                                       v->domain_count(options.distinct_label) < v->size());
   for (const ClusterView* v : views) plan.cuts = plan.cuts || v->has_cuts();
-  if (plan.cuts && (r > 1 || plan.distinct))
-    throw std::logic_error("kernel plan: cuts are placed by the kernels for R = 1 only");
   for (const ClusterView* v : views) {
-    plan.views.push_back(side_of(*v, ids, options, plan.weighted, plan.distinct));
+    plan.views.push_back(side_of(*v, ids, options, plan.weighted, plan.distinct, plan.cuts));
     plan.select = std::max(plan.select, plan.views.back().select);
   }
   // List 0: in every view with the same rank rule; list 1 + v: view v's other leaves.

@@ -138,10 +138,8 @@ void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
     for (std::size_t v = 0; v < views; ++v)
       out[v] = {outs[v]->nodes.data() + lo * r,
                 with_scores ? outs[v]->scores.data() + lo * r : nullptr, r};
-    if (views == 1)
-      kernels::run_batch(plan, states, hi - lo, out[0]);
-    else
-      kernels::run_pair_batch(plan, states, hi - lo, out);
+    const std::size_t undecided = views == 1 ? kernels::run_batch(plan, states, hi - lo, out[0])
+                                             : kernels::run_pair_batch(plan, states, hi - lo, out);
     if (with_scores && plan.weighted) {
       // Report u^(1/w) = det::exp(ln(u)/w), as reference::score_pair does.
       for (std::size_t v = 0; v < views; ++v)
@@ -151,18 +149,23 @@ void place_kernels(const kernels::KernelPlan& plan, std::uint32_t seed_state,
             s = det::exp(s);
           }
     }
-    // Contract §9 (R = 1): the keys the kernel left undecided (nothing cleared its cut, or
-    // the best that cleared has r = 0) are placed by the reference, overflow counted.
-    if (plan.cuts)
+    // Contract §9: the keys the kernel left undecided (fewer than R nodes or domains cleared
+    // their cut, or one that cleared has r = 0) are placed by the reference, overflow counted.
+    if (undecided != 0)
       for (std::size_t v = 0; v < views; ++v) {
         std::uint64_t over = 0;
         for (std::size_t i = lo; i < hi; ++i) {
-          std::uint32_t& node = outs[v]->nodes[i * r];
-          if (node != kNoNode) continue;
-          const auto c = reference::place_with_cuts(*views_of[v], keys[i], 1);
-          node = c.nodes[0];
+          std::uint32_t* dst = outs[v]->nodes.data() + i * r;
+          if (dst[0] != kNoNode) continue;
+          const auto c = reference::place_with_cuts(*views_of[v], keys[i], r, options.distinct_label,
+                                                    options.allow_partial);
           over += c.overflow;
-          if (with_scores) outs[v]->scores[i * r] = reference::score_pair(*views_of[v], keys[i], node).score;
+          for (std::uint32_t j = 0; j < r; ++j) {
+            dst[j] = j < c.nodes.size() ? c.nodes[j] : kNoNode;
+            if (with_scores)
+              outs[v]->scores[i * r + j] =
+                  dst[j] == kNoNode ? 0.0 : reference::score_pair(*views_of[v], keys[i], dst[j]).score;
+          }
         }
         overflow[v] += over;
       }
@@ -184,10 +187,8 @@ BatchPlacer::BatchPlacer(const ValidRequest& request) {
   c->options = options;
   c->domain_count = options.distinct_label.empty() ? static_cast<std::uint32_t>(view.size())
                                                    : view.domain_count(options.distinct_label);
-  // Cuts (contract §9) with R > 1 are placed by the reference: the kernels do R = 1.
   c->use_reference = options.engine == Engine::reference ||
-                     options.replicas > kernels::kMaxKernelReplicas ||
-                     (view.has_cuts() && options.replicas > 1);
+                     options.replicas > kernels::kMaxKernelReplicas;
   if (!c->use_reference && view.hierarchy())
     c->tree = std::make_unique<const kernels::TreePlacer>(view, options);
   else if (!c->use_reference)
@@ -243,7 +244,7 @@ PairPlacer::PairPlacer(const ValidRequest& ra, const ValidRequest& rb)
                      options.allow_partial == options_b.allow_partial &&
                      options.engine == options_b.engine && options.with_scores == options_b.with_scores;
   if (!alike || options.engine == Engine::reference || options.replicas > kernels::kMaxKernelReplicas ||
-      !kernels::can_fuse(a, b) || ((a.has_cuts() || b.has_cuts()) && options.replicas > 1))
+      !kernels::can_fuse(a, b))
     return;
   auto f = std::make_unique<Fused>();
   f->plan = kernels::compile_plan({&a, &b}, options);
