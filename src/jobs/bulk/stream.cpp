@@ -205,7 +205,8 @@ void stream_ranges(Stream& s, std::size_t threads) {
                 const KeyChunk& chunk = slot->work.chunk;
                 bool overflow = false;
                 LoadCounts after = totals;
-                for (std::size_t i = 0; i < chunk.size() && !overflow; ++i) {
+                const bool loads = !chunk.bytes.empty() || !chunk.requests.empty();
+                for (std::size_t i = 0; loads && i < chunk.size() && !overflow; ++i) {
                   const auto b = exact_sum(after.bytes, chunk.bytes_of(i));
                   const auto r = exact_sum(after.requests, chunk.requests_of(i));
                   overflow = !b || !r;
