@@ -38,7 +38,7 @@ class MoveMarker {
   void mark(const Placement& a, const Placement& b, std::uint64_t base,
             std::vector<std::uint64_t>& moved) {
     for (std::size_t i = 0; i < a.size(); ++i) {
-      if (a.replicas == 1) {
+      if (a.replicas == 1 && b.replicas == 1) {  // a rule migration (§8) compares the sets
         if (to_index_[a.owner(i)] != b.owner(i)) moved.push_back(base + i);
         continue;
       }
