@@ -8,7 +8,7 @@ one rule descending root -> zone -> rack -> osd) for crushtool. Benchmark-only.
 
 writes OUT_DIR/{base,add-node,add-rack,remove-zone,reweight}.{json,crush.txt}.
 Node i is node-<i:04> in zone z<i/1000>, rack r<i/100%10>; CRUSH osd i is the same node.
-Weighted: node i weighs 1 + 0.25 (i mod 5), as bench/workload.cpp's weight_of."""
+Weighted: node i weighs 1 + 0.25 (i mod 5), as src/jobs/bench/workload.cpp's weight_of."""
 import json
 import os
 import sys

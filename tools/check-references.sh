@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that what the code and docs cite exists (docs/api.md, "References"):
 #   - every path under docs/ src/ kernels/ tools/ bench/ include/ tests/ named in a tracked
-#     file resolves (from the repository root or from the citing file's folder), a path
+#     file resolves (from the repository root, the citing file's folder or a library
+#     layer's include root, src/jobs, src/io, src/core), a path
 #     with a placeholder (NAME, N, *, <...>) matching at least one file;
 #   - every "contract §N" (also "contract (§N, §M)", "§N–§M") names a section heading
 #     "## N." of docs/placement-contract.md, whatever sections the doc has today.
@@ -28,7 +29,8 @@ contract_re = re.compile(r"contract(?:\.md)?\)?\s*\(?\s*((?:§\s?\d+(?:\s*(?:,|�
 bad = []
 def exists(p, here):
     p = p.rstrip(".")
-    for base in ("", here):
+    # The library layers are include roots too (#include "bench/workload.hpp").
+    for base in ("", here, "src/jobs", "src/io", "src/core"):
         q = os.path.normpath(os.path.join(base, p))
         if q in generated or os.path.exists(q):
             return True
