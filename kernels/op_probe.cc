@@ -123,8 +123,6 @@ uint32_t OpProbeImpl(int probe, int chains, int64_t calls, uint32_t seed) {
   }
 }
 
-unsigned OpProbeLanesImpl() { return static_cast<unsigned>(hn::Lanes(hn::ScalableTag<uint32_t>())); }
-
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hrw
@@ -135,7 +133,6 @@ namespace hrw {
 namespace kernels {
 
 HWY_EXPORT(OpProbeImpl);
-HWY_EXPORT(OpProbeLanesImpl);
 
 namespace {
 
@@ -155,11 +152,6 @@ Fn table_entry(Fn const* table, std::int64_t target) {
 
 bool op_probe_compiled(std::int64_t target) {
   return table_entry(HWY_DISPATCH_TABLE(OpProbeImpl), target) != nullptr;
-}
-
-unsigned op_probe_lanes(std::int64_t target) {
-  const auto fn = table_entry(HWY_DISPATCH_TABLE(OpProbeLanesImpl), target);
-  return fn ? fn() : 0;
 }
 
 std::uint32_t run_op_probe(std::int64_t target, OpProbe probe, int chains, std::int64_t calls,

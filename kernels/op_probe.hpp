@@ -16,8 +16,6 @@ inline constexpr int kOpProbeInner = 4096;
 // Whether `target` (one Highway target bit) has a probe compiled in this build; whether the
 // CPU runs it is the caller's question (detected_target_mask()).
 bool op_probe_compiled(std::int64_t target);
-// 32-bit lanes of `target`'s vectors; 0 when no probe is compiled for it.
-unsigned op_probe_lanes(std::int64_t target);
 // `calls` calls of kOpProbeInner steps of `probe` on `chains` (4, 8 or 12) independent
 // accumulators, on `target` itself whatever target the kernels dispatch to now; returns a
 // checksum of the accumulators. Preconditions: op_probe_compiled(target), the CPU runs
