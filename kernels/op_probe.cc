@@ -136,12 +136,16 @@ HWY_EXPORT(OpProbeImpl);
 
 namespace {
 
-// The entry of `target` in an HWY_EXPORT table: the index ChosenTarget::GetIndex
-// (hwy/targets.h) gives for a chosen-target mask of that target alone; null when it is
-// not compiled here (or `target` is not one target bit).
+// The entry of `target` in an HWY_EXPORT table (hwy/highway.h): the index
+// ChosenTarget::GetIndex (hwy/targets.h) gives for a chosen-target mask of that target
+// alone; null when it is not compiled here (or `target` is not one target bit).
 template <class Fn>
 Fn table_entry(Fn const* table, std::int64_t target) {
   if (target == 0 || (target & (target - 1)) != 0 || (target & HWY_TARGETS) == 0) return nullptr;
+#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
+  // One target compiled (aarch64 here: NEON alone): HWY_EXPORT's table has that one entry.
+  return table[0];
+#endif
   const std::int64_t chosen =
       target == HWY_SCALAR ? HWY_CHOSEN_TARGET_MASK_SCALAR : HWY_CHOSEN_TARGET_SHIFT(target);
   if (chosen == 0) return nullptr;
