@@ -5,12 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/op_bounds.hpp"
 #include "cli_runner.hpp"
 #include "hrw/bench.hpp"
 #include "hrw/errors.hpp"
@@ -32,6 +35,45 @@ hrw::BenchOptions tiny_options() {
   o.checked_keys = 64;
   o.node_counts = {10};
   return o;
+}
+
+// The probes' checksums computed lane by lane: lane l of chain c starts at seed + c + l; the
+// result is the lane sum of the chains' xor (pair: of best score ^ its node index).
+std::uint32_t mul_model(unsigned lanes, int chains, std::int64_t calls, std::uint32_t seed) {
+  std::uint32_t sum = 0;
+  for (unsigned l = 0; l < lanes; ++l) {
+    std::uint32_t x = 0;
+    for (int c = 0; c < chains; ++c) {
+      std::uint32_t acc = seed + static_cast<std::uint32_t>(c) + l;
+      for (std::int64_t k = 0; k < calls * hrw::bench::kProbeInner; ++k) acc *= 0x01000193u;
+      x ^= acc;
+    }
+    sum += x;
+  }
+  return sum;
+}
+
+std::uint32_t pair_model(unsigned lanes, int chains, std::int64_t calls, std::uint32_t seed) {
+  std::uint32_t sum = 0;
+  for (unsigned l = 0; l < lanes; ++l) {
+    std::uint32_t x = 0;
+    for (int c = 0; c < chains; ++c) {
+      std::uint32_t h = seed + static_cast<std::uint32_t>(c) + l;
+      std::int32_t best = INT32_MIN;
+      std::uint32_t node = 0;
+      for (std::int64_t call = 0; call < calls; ++call)
+        for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(hrw::bench::kProbeInner); ++i) {
+          h = (h ^ (0x30u + (i & 7))) * 0x01000193u;
+          std::uint32_t s = (h ^ (h >> 16)) * 0x85EBCA6Bu;
+          s = (s ^ (s >> 13)) * 0xC2B2AE35u;
+          const auto score = static_cast<std::int32_t>(s ^ (s >> 16) ^ 0x80000000u);
+          if (score > best) best = score, node = i;
+        }
+      x ^= static_cast<std::uint32_t>(best) ^ node;
+    }
+    sum += x;
+  }
+  return sum;
 }
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
@@ -99,6 +141,27 @@ TEST_CASE("bench: every figure is reported, typed, and read back from the JSON",
   CHECK(self.only_now.empty());
   CHECK(self.only_base.empty());
   CHECK_THAT(hrw::bench_table(report), Contains("pairbound") && Contains("keys/plan/all-threads"));
+}
+
+TEST_CASE("op-bound probes: the op mix they time, lane by lane, on every runnable ISA", "[bench]") {
+  using hrw::bench::ProbeIsa;
+  const std::vector<ProbeIsa> runnable = hrw::bench::runnable_probe_isas();
+  for (const ProbeIsa isa : {ProbeIsa::avx512, ProbeIsa::avx2, ProbeIsa::neon}) {
+    INFO(hrw::bench::probe_isa_name(isa));
+    if (std::find(runnable.begin(), runnable.end(), isa) == runnable.end()) {
+      CHECK_THROWS_AS(hrw::bench::run_pair_probe(isa, 4, 1, 0), std::invalid_argument);
+      continue;
+    }
+    for (const int chains : hrw::bench::kProbeChains)
+      for (const std::int64_t calls : {1, 2}) {
+        INFO(chains << " chains, " << calls << " calls");
+        const unsigned lanes = hrw::bench::probe_lanes(isa);
+        CHECK(hrw::bench::run_mul_probe(isa, chains, calls, 7u + calls) == mul_model(lanes, chains, calls, 7u + calls));
+        CHECK(hrw::bench::run_pair_probe(isa, chains, calls, 9u + calls) == pair_model(lanes, chains, calls, 9u + calls));
+      }
+    CHECK_THROWS_AS(hrw::bench::run_pair_probe(isa, 5, 1, 0), std::invalid_argument);
+    CHECK_THROWS_AS(hrw::bench::run_mul_probe(isa, 0, 1, 0), std::invalid_argument);
+  }
 }
 
 TEST_CASE("bench: a result that differs from the scalar reference is an error, not a figure", "[bench]") {

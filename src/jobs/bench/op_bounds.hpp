@@ -9,8 +9,9 @@
 
 namespace hrw::bench {
 
-// The instruction sets the probes are written for: x86 AVX-512F and AVX2 (chosen at run
-// time with __builtin_cpu_supports, compiled with target attributes), aarch64 NEON.
+// The vectors the probes are stated for: x86 AVX-512 and AVX2, aarch64 NEON; each runs as
+// that Highway target of the one source kernels/op_probe.cc (AVX3, AVX2, NEON), when this
+// build has it and the CPU runs it, whatever target the kernels are forced to.
 enum class ProbeIsa { avx512, avx2, neon };
 
 const char* probe_isa_name(ProbeIsa isa);  // "AVX512", "AVX2", "NEON"
@@ -32,8 +33,9 @@ inline std::uint64_t probe_items_per_call(ProbeIsa isa, int chains) {
 // kProbeChains; std::invalid_argument otherwise, or when the CPU cannot run `isa`.
 std::uint32_t run_mul_probe(ProbeIsa isa, int chains, std::int64_t calls, std::uint32_t seed);
 // The same with the op mix of one pair per lane and step: one FNV byte step (xor, mul),
-// fmix32 (3 shifts, 3 xors, 2 muls), the compare with the running best (x86: after the
-// sign flip that makes a signed compare unsigned), two masked moves (score, node index).
+// fmix32 (3 shifts, 3 xors, 2 muls; the last xor fused with the sign flip that makes the
+// signed compare unsigned, as the unweighted kernel does), the compare with the running
+// best, two masked moves (score, node index).
 std::uint32_t run_pair_probe(ProbeIsa isa, int chains, std::int64_t calls, std::uint32_t seed);
 
 }  // namespace hrw::bench
