@@ -52,44 +52,11 @@ struct KeyChunk {
   std::uint64_t requests_of(std::size_t i) const { return requests.empty() ? 0 : requests[i]; }
 };
 
-// A part of a regular key file: the records that start at byte offsets [begin, end). A
-// reader of a range reads exactly the keys the whole-file reader reads there, with the same
-// input indices and line numbers, given the range's first key index and first line (what
-// split_key_file computes). Ranges always begin at a record start; end is the next range's
-// begin (a record that starts before end and runs past it belongs to this range).
-// csv: the header is read from the start of the file by every range reader; a range that
-// begins at 0 starts after it.
-struct ByteRange {
-  std::uint64_t begin = 0;
-  std::uint64_t end = static_cast<std::uint64_t>(-1);
-  std::uint64_t first_key = 0;   // input index of the first key at or after begin
-  std::uint64_t first_line = 1;  // line (1-based) that begin is on
-  // The bytes/requests column totals of the keys before begin, when known: a sum that
-  // overflows is then refused at its line, as the whole-file reader does.
-  std::uint64_t bytes_before = 0, requests_before = 0;
-};
-
-// Splits a regular key file into at most `parts` (>= 1) ranges of about equal size that
-// start at record starts, with each range's first key index and first line; the ranges
-// cover the file in order and none is empty (an empty file is one range [0, 0)). Two
-// parallel passes over the file, no parsing:
-//  - lines: a range starts after an LF;
-//  - csv: a range starts after an LF outside quotes. RFC 4180 makes that decidable from
-//    the count of '"' bytes before it (quote parity; "" counts two). The reader also takes
-//    a '"' inside an unquoted field as a plain byte, which breaks parity; the pass checks
-//    that every quote opening at even parity starts a field, and when one does not, the
-//    file is one range (read serially, still exact).
-// Throws InputError for stdin, pipes and FIFOs (they can only be read in order).
-std::vector<ByteRange> split_key_file(const std::string& path, KeyFormat format, std::size_t parts);
-
 class KeySource {
  public:
   // "-" reads stdin. Throws InputError naming the file when it is missing, a directory or
   // unreadable, and (csv) when the header has no key column.
   KeySource(const std::string& path, KeyFormat format);
-  // Reads only `range` of a regular file (InputError otherwise): the keys whose records
-  // start in [begin, end), numbered from range.first_key and range.first_line.
-  KeySource(const std::string& path, KeyFormat format, const ByteRange& range);
   ~KeySource();
   KeySource(const KeySource&) = delete;
   KeySource& operator=(const KeySource&) = delete;
@@ -97,14 +64,6 @@ class KeySource {
   // Replaces `chunk` with the next keys, at most max_keys (>= 1). False when none are left.
   // Malformed input throws InputError "FILE: line N: ...".
   bool next(KeyChunk& chunk, std::size_t max_keys);
-
-  // Reads `range` next (regular files only), reusing the open file and buffers.
-  void seek(const ByteRange& range);
-
-  // A regular file named by path (not stdin): what split_key_file and seek accept.
-  bool splittable() const;
-  KeyFormat format() const;
-  const std::string& path() const;
 
   bool has_bytes() const;
   bool has_requests() const;
@@ -114,7 +73,6 @@ class KeySource {
   std::optional<std::uint64_t> total_bytes() const;
 
  private:
-  friend std::vector<ByteRange> split_key_file(const std::string&, KeyFormat, std::size_t);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

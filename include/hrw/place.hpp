@@ -19,10 +19,6 @@ class PlaceStats {
  public:
   PlaceStats(const ClusterView& view, std::uint32_t replicas);
   void add(const KeyChunk& chunk, const Placement& placement);
-  // Adds stats of other keys of the same view and replicas (chunks counted apart).
-  PlaceStats& operator+=(const PlaceStats& other);
-  // Back to no keys.
-  void clear();
 
   const ClusterView& view() const { return *view_; }
   std::uint32_t replicas() const { return replicas_; }

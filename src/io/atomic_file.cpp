@@ -27,7 +27,6 @@ namespace hrw {
 namespace {
 
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
-constexpr std::size_t kDirectWriteBytes = std::size_t{1} << 16;
 
 // remove_temp_files_now() runs in signal handlers: it may only touch a fixed table of C
 // strings, each published by a flag written after the path.
@@ -232,10 +231,7 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::write(std::string_view data) {
   if (buffer_.size() + data.size() > kBufferBytes) flush_buffer();
-  // A big piece (a chunk's rows) goes to write(2) as it is: copying it into the buffer
-  // first would cost the in-order step a second copy of every output byte.
-  if (data.size() >= kDirectWriteBytes) {
-    if (!buffer_.empty()) flush_buffer();
+  if (data.size() >= kBufferBytes) {
     write_all(fd_, data, path_);
     written_ += data.size();
   } else {

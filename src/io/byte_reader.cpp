@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -57,15 +56,8 @@ bool ByteReader::refill() {
     end_ = unread;
   }
   if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
-  std::size_t want = limit() - end_;
-  if (read_until_ != static_cast<std::uint64_t>(-1)) {
-    // Within the range, read to its end; past it, 64 KiB at a time (the last record).
-    const std::uint64_t next = consumed_ + (end_ - pos_);
-    const std::uint64_t step = next < read_until_ ? read_until_ - next : std::uint64_t{1} << 16;
-    want = static_cast<std::size_t>(std::min<std::uint64_t>(want, step));
-  }
   for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data() + end_, want);
+    const ssize_t n = ::read(fd_, buf_.data() + end_, limit() - end_);
     if (n > 0) {
       end_ += static_cast<std::size_t>(n);
       return true;
@@ -77,16 +69,6 @@ bool ByteReader::refill() {
     if (errno == EINTR) continue;
     throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
   }
-}
-
-void ByteReader::seek(std::uint64_t offset, std::uint64_t read_until) {
-  if (!size_) throw InputError(fmt::format("{}: byte ranges need a regular file", name_));
-  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
-    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
-  pos_ = end_ = 0;
-  consumed_ = offset;
-  eof_ = false;
-  read_until_ = std::max(read_until, offset + 1);
 }
 
 }  // namespace hrw::io

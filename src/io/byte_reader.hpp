@@ -30,11 +30,6 @@ class ByteReader {
   // when they fill it). False at end of input. Pointers from cur()/end() are invalidated.
   bool refill();
 
-  // Regular files only: moves the next byte read to `offset` (so consumed() becomes
-  // `offset`) and drops the buffered bytes. Until `read_until`, refills read no further than
-  // it; past it, in small steps: a reader of one byte range reads little beyond its end.
-  void seek(std::uint64_t offset, std::uint64_t read_until);
-
   // Single-byte access for the CSV state machine: -1 at end of input.
   int peek() { return (pos_ < end_ || refill()) ? static_cast<unsigned char>(buf_.data()[pos_]) : -1; }
   void skip() { consume(1); }
@@ -54,7 +49,6 @@ class ByteReader {
   detail::RawBuffer<char> buf_;
   std::size_t pos_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;
-  std::uint64_t read_until_ = static_cast<std::uint64_t>(-1);
   std::optional<std::uint64_t> size_;
 };
 

@@ -22,10 +22,6 @@ class CsvReader {
   const std::string& field(std::size_t i) const { return fields_[i]; }
   // Line (1-based) where the current record starts.
   std::uint64_t record_line() const { return record_line_; }
-  // After the ByteReader was moved to a record start: the line that record starts on.
-  void restart_at_line(std::uint64_t line) { line_ = record_line_ = line; }
-  // Line (1-based) where the next record starts.
-  std::uint64_t next_record_line() const { return line_; }
 
  private:
   std::string& new_field();

@@ -11,8 +11,7 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
   sub.add_option("--keys", o.keys,
                  "Keys file, or - for stdin. lines: one key per line (LF; a trailing CR is "
                  "removed; an empty line is the empty key). csv: RFC 4180 with a header, a key "
-                 "column, optional bytes and requests columns. A regular file is read by all "
-                 "threads (split at record starts); stdin, pipes and FIFOs by one")
+                 "column, optional bytes and requests columns")
       ->required();
   sub.add_option("--keys-format", o.keys_format,
                  "lines or csv (default: csv for *.csv, else lines; *.json, *.jsonl and *.ndjson "

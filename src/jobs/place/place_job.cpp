@@ -29,36 +29,17 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
   const PlacementCsv csv(view, replicas, has_bytes, has_requests);
   PlaceStats stats(view, replicas);
   out.write(csv.header());
-  // Formatting the rows and counting them are most of a place's CPU time: both run in
-  // parallel (digest); the in-order step only writes ready bytes and adds per-node counts.
-  struct ChunkOutput {
-    std::string rows;
-    std::optional<PlaceStats> stats;
-    bool counted = false;  // stats holds this chunk's counts
-  };
-  PerChunk<ChunkOutput> outputs;
+  PerChunk<std::string> rows;  // formatted in the digest step, written in order
   ChunkHandlers handlers;
-  handlers.prepare = [&](std::size_t slots) { outputs.resize(slots); };
+  handlers.prepare = [&](std::size_t slots) { rows.resize(slots); };
+  // Formatting the rows is most of a place's CPU time: it runs in parallel.
   handlers.digest = [&](ChunkWork& work) {
-    ChunkOutput& o = outputs[work];
-    o.counted = false;
-    o.rows.clear();
-    csv.append_rows(o.rows, work.chunk, work.placements[0]);
-    // Folding per-chunk counts costs O(nodes) per chunk: worth it unless nodes outnumber keys.
-    if (view.size() > work.chunk.size()) return;
-    if (!o.stats) o.stats.emplace(view, replicas);
-    o.stats->clear();
-    o.stats->add(work.chunk, work.placements[0]);
-    o.counted = true;
+    rows[work].clear();
+    csv.append_rows(rows[work], work.chunk, work.placements[0]);
   };
   handlers.consume = [&](ChunkWork& work) {
-    ChunkOutput& o = outputs[work];
-    out.write(o.rows);
-    if (o.counted)
-      stats += *o.stats;
-    else
-      stats.add(work.chunk, work.placements[0]);
-    o.counted = false;
+    out.write(rows[work]);
+    stats.add(work.chunk, work.placements[0]);
     if (job.progress)
       job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
   };

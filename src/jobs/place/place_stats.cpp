@@ -25,24 +25,6 @@ void PlaceStats::add(const KeyChunk& chunk, const Placement& placement) {
   }
 }
 
-PlaceStats& PlaceStats::operator+=(const PlaceStats& other) {
-  for (std::size_t n = 0; n < owned_.size(); ++n) {
-    owned_[n] += other.owned_[n];
-    slots_[n] += other.slots_[n];
-  }
-  read_ += other.read_;
-  partial_keys_ += other.partial_keys_;
-  overflow_keys_ += other.overflow_keys_;
-  return *this;
-}
-
-void PlaceStats::clear() {
-  std::fill(owned_.begin(), owned_.end(), LoadCounts{});
-  std::fill(slots_.begin(), slots_.end(), 0);
-  read_ = {};
-  partial_keys_ = overflow_keys_ = 0;
-}
-
 double PlaceStats::share_ratio(std::uint32_t node) const {
   if (read_.keys == 0) return 0.0;
   const double share = static_cast<double>(owned_[node].keys) / static_cast<double>(read_.keys);
