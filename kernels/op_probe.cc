@@ -25,16 +25,24 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Keeps an accumulator live and opaque once per call: the compiler can neither drop the
 // loop nor fold kOpProbeInner steps of a chain into fewer (a power of the prime).
+// Vector targets go through a plain local: clang cannot tie a register operand to an array
+// element that ASan keeps in memory. SCALAR and EMU128 (built by clang) hold arrays or plain
+// values, kept opaque through memory instead; a store per call is nothing beside the
+// kOpProbeInner steps.
 template <class V>
 HWY_INLINE void KeepOpaque(V& v) {
-#if HWY_TARGET == HWY_SCALAR
-  asm volatile("" : "+r"(v.raw));
-#elif HWY_ARCH_X86
-  asm volatile("" : "+v"(v.raw));
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  asm volatile("" : : "r"(&v) : "memory");
+#else
+  auto raw = v.raw;
+#if HWY_ARCH_X86
+  asm volatile("" : "+v"(raw));
 #elif HWY_ARCH_ARM_A64
-  asm volatile("" : "+w"(v.raw));
+  asm volatile("" : "+w"(raw));
 #else
 #error "op_probe: no register barrier for this architecture"
+#endif
+  v.raw = raw;
 #endif
 }
 
