@@ -50,6 +50,14 @@ inline Scratch& ThreadScratch() {
   return scratch;
 }
 
+// How an R = 1 owner pass treats cuts (contract §9). kVerify: list 0 ranks without cuts and
+// each key's owner is then checked against its cut; a key whose owner does not clear is
+// passed again with kMask (a pair that does not clear scores the lowest value). Exact: the
+// argmax over all nodes, when it clears, is also the argmax over the nodes that clear (one
+// total order, score desc then node asc). So the cost of cuts is one check per key plus a
+// masked pass over the keys the cuts move (docs/balance.md).
+enum class CutMode { kNone, kVerify, kMask };
+
 template <class P, size_t kLists>
 class Runner {
  public:
@@ -85,12 +93,14 @@ class Runner {
         kLists * kSlots * L * sizeof(TS), kLists * kSlots * L * sizeof(TS),   // lists
         kSlots * L * sizeof(TS), kSlots * L * sizeof(TS),                     // merge
         2 * kPend * L * sizeof(TS), kPend * L * sizeof(TS),                   // pending
-        std::max<size_t>(dom, 1) * L * sizeof(TS), std::max<size_t>(dom, 1) * L * sizeof(TS)};
+        std::max<size_t>(dom, 1) * L * sizeof(TS), std::max<size_t>(dom, 1) * L * sizeof(TS),
+        2 * L * sizeof(TS)};                                                   // winners' u
     size_t total = 0;
     for (size_t s : sizes) total += (s + 255) / 256 * 256;
     uint8_t* p = ThreadScratch().Reserve(total);
-    uint8_t* piece[10];
-    for (size_t k = 0; k < 10; ++k) {
+    constexpr size_t kPieces = sizeof(sizes) / sizeof(sizes[0]);
+    uint8_t* piece[kPieces];
+    for (size_t k = 0; k < kPieces; ++k) {
       piece[k] = p;
       p += (sizes[k] + 255) / 256 * 256;
     }
@@ -104,6 +114,7 @@ class Runner {
     keys_ = reinterpret_cast<TS*>(piece[7]);
     dom_s_ = reinterpret_cast<TS*>(piece[8]);
     dom_i_ = reinterpret_cast<TS*>(piece[9]);
+    win_u_ = reinterpret_cast<TS*>(piece[10]);
   }
 
   // Returns how many (key, view) choices are left undecided (EmitOwners).
@@ -113,15 +124,54 @@ class Runner {
   }
 
  private:
+  // The keys of an owner pass with CutMode::kVerify whose owner did not clear, passed again
+  // with kMask into per-thread buffers and scattered back to their rows.
+  void RedoMasked(const uint32_t* states) {
+    std::vector<uint32_t>& rows = RedoRows();
+    if (rows.empty()) return;
+    const size_t m = rows.size();
+    static thread_local std::vector<uint32_t> redo_states, redo_nodes;
+    static thread_local std::vector<double> redo_rank;
+    redo_states.resize(m);
+    for (size_t k = 0; k < m; ++k) redo_states[k] = states[rows[k]];
+    redo_nodes.resize(kViews * m);
+    redo_rank.resize(kViews * m);
+    KernelOutput tmp[kViews];
+    for (size_t v = 0; v < kViews; ++v)
+      tmp[v] = KernelOutput{redo_nodes.data() + v * m,
+                            out_[v].rank ? redo_rank.data() + v * m : nullptr, 1};
+    const KernelOutput* keep = out_;
+    out_ = tmp;
+    if constexpr (P::kWeighted) RunOwnerWeighted<CutMode::kMask>(redo_states.data(), m);
+    else RunOwnerWide<CutMode::kMask>(redo_states.data(), m);
+    out_ = keep;
+    for (size_t v = 0; v < kViews; ++v)
+      for (size_t k = 0; k < m; ++k) {
+        const size_t at = size_t{rows[k]} * out_[v].stride;
+        out_[v].nodes[at] = tmp[v].nodes[k];
+        if (out_[v].rank) out_[v].rank[at] = tmp[v].rank[k];
+      }
+  }
+  static std::vector<uint32_t>& RedoRows() {
+    static thread_local std::vector<uint32_t> rows;
+    return rows;
+  }
+
   void RunSelect(const uint32_t* states, size_t n) {
     const uint32_t sel = plan_.select;
     if (!plan_.distinct && sel == 1) {
       // Contract §9: a plan without cuts takes exactly the path it took before cuts existed.
-      if constexpr (P::kWeighted) {
-        return plan_.cuts ? RunOwnerWeighted<true>(states, n) : RunOwnerWeighted<false>(states, n);
-      } else {
-        return plan_.cuts ? RunOwnerWide<true>(states, n) : RunOwnerWide<false>(states, n);
+      if (!plan_.cuts) {
+        if constexpr (P::kWeighted) return RunOwnerWeighted<CutMode::kNone>(states, n);
+        else return RunOwnerWide<CutMode::kNone>(states, n);
       }
+      RedoRows().clear();
+      if constexpr (P::kWeighted) {
+        RunOwnerWeighted<CutMode::kVerify>(states, n);
+      } else {
+        RunOwnerWide<CutMode::kVerify>(states, n);
+      }
+      return RedoMasked(states);
     }
     if (plan_.cuts) return RunTopOf<true>(sel, states, n);
     return RunTopOf<false>(sel, states, n);
@@ -214,43 +264,66 @@ class Runner {
 
   // The owners of keys [base, base + count): list 0's in merge_, each view's own list's in
   // ListS/ListI(1 + v); view v's owner is the better of the two (score desc, node asc).
-  // With cuts, a lane whose owner scores Unresolved() is written as kAbsent (§9: nothing
+  // kMask: a lane whose owner scores Unresolved() is written as kAbsent (§9: nothing
   // cleared, or the best that cleared has r = 0; the caller decides it with the reference).
+  // kVerify: the other lists were masked, list 0 was not; a key is queued for the masked
+  // pass (RedoRows) when some view's owner is list 0's and does not clear, or is Unresolved().
+  template <CutMode M>
   void EmitOwners(size_t base, size_t count) {
+    std::vector<uint32_t>& redo = RedoRows();
     if constexpr (kLists == 1) {
       Emit(base, count, 0, 1, merge_s_, merge_i_);
-      if (plan_.cuts)
-        for (size_t i = 0; i < count; ++i)
+      for (size_t i = 0; i < count; ++i) {
+        if constexpr (M == CutMode::kMask) {
           if (merge_s_[i] == Unresolved()) {
             out_[0].nodes[(base + i) * out_[0].stride] = kAbsent;
             ++undecided_;
           }
+        } else if constexpr (M == CutMode::kVerify) {
+          if (!List0Clears(i)) redo.push_back(static_cast<uint32_t>(base + i));
+        }
+      }
     } else {
       const bool has0 = plan_.list_leaves[0] != 0;
-      for (size_t v = 0; v < kViews; ++v) {
-        const bool has_own = plan_.list_leaves[1 + v] != 0;
-        const TS* os = ListS(1 + v);
-        const TS* oi = ListI(1 + v);
-        const KernelOutput& o = out_[v];
-        const uint32_t* map = plan_.views[v].index.data();
-        for (size_t i = 0; i < count; ++i) {
+      for (size_t i = 0; i < count; ++i) {
+        bool requeue = false;
+        for (size_t v = 0; v < kViews; ++v) {
+          const bool has_own = plan_.list_leaves[1 + v] != 0;
+          const TS* os = ListS(1 + v);
+          const TS* oi = ListI(1 + v);
+          const KernelOutput& o = out_[v];
+          const uint32_t* map = plan_.views[v].index.data();
           const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
                                                  (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
           const TS s = own ? os[i] : merge_s_[i];
-          const bool undecided = plan_.cuts && s == Unresolved();
+          const bool undecided = M == CutMode::kMask && s == Unresolved();
+          if constexpr (M == CutMode::kVerify)
+            requeue = requeue || s == Unresolved() || (!own && !List0Clears(i));
           undecided_ += undecided;
           o.nodes[(base + i) * o.stride] =
               undecided ? kAbsent : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
           if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
         }
+        if (requeue) redo.push_back(static_cast<uint32_t>(base + i));
       }
     }
+  }
+  // Whether lane i's list-0 best clears its node's cut (§9). List 0's nodes have the same
+  // cut in both views (kernel_plan.cpp), so view 0's tables serve. Unweighted: flipped r >
+  // cut_floors (r = 0 never passes: the masked pass leaves it to the reference, as kMask
+  // does). Weighted: the winner's u (win_u_, kept by Flush) >= (cut + 1) / 2^32.
+  HWY_INLINE bool List0Clears(size_t i) const {
+    const auto node = static_cast<uint32_t>(merge_i_[i]);
+    if constexpr (P::kWeighted) return !ucut_[0] || win_u_[i] >= ucut_[0][node];
+    else return merge_s_[i] > plan_.views[0].cut_floors[node];
   }
 
   // Unweighted R = 1: list 0's best score and node of each lane in registers; the few
   // leaves of the other lists (a plan's added, removed or reweighted nodes) in memory.
-  template <bool kCuts>
+  template <CutMode M>
   void RunOwnerWide(const uint32_t* states, size_t n) {
+    constexpr bool kMaskList0 = M == CutMode::kMask;
+    constexpr bool kMaskOthers = M != CutMode::kNone;
     const size_t L = L_, G = kWays * L;
     const TS lowest = hwy::LowestValue<TS>();
     for (size_t base = 0; base < n; base += G) {
@@ -261,7 +334,7 @@ class Runner {
       VS best0 = hn::Set(ds_, lowest), best1 = best0, best2 = best0, best3 = best0;
       VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0, idx2 = idx0, idx3 = idx0;
       if constexpr (kLists > 1) ClearOwnerLists(kWays, lowest);
-      const int32_t* floors = kCuts ? plan_.views[0].cut_floors.data() : nullptr;
+      const int32_t* floors = kMaskList0 ? plan_.views[0].cut_floors.data() : nullptr;
       WalkTrie<kWays>(du_, plan_.program, stack_,
                       [&](const Op& op, VU h0, VU h1, VU h2, VU h3) HWY_ATTR {
         const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
@@ -278,7 +351,7 @@ class Runner {
           // the integer ports instead of a vector op per way.
           VS floor = hn::Zero(ds_);
           bool cut = false;
-          if constexpr (kCuts) {
+          if constexpr (kMaskList0) {
             cut = floors[op.node] != lowest;
             floor = hn::Set(ds_, floors[op.node]);
           }
@@ -300,11 +373,11 @@ class Runner {
         }
         for (size_t l = 1; l < kLists; ++l) {
           if (!((op.lists >> l) & 1)) continue;
-          Offer<kCuts>(ListS(l), ListI(l), s0, ci, 1.0, l, op.node);
-          Offer<kCuts>(ListS(l) + L, ListI(l) + L, s1, ci, 1.0, l, op.node);
+          Offer<kMaskOthers>(ListS(l), ListI(l), s0, ci, 1.0, l, op.node);
+          Offer<kMaskOthers>(ListS(l) + L, ListI(l) + L, s1, ci, 1.0, l, op.node);
           if constexpr (kWays == 4) {
-            Offer<kCuts>(ListS(l) + 2 * L, ListI(l) + 2 * L, s2, ci, 1.0, l, op.node);
-            Offer<kCuts>(ListS(l) + 3 * L, ListI(l) + 3 * L, s3, ci, 1.0, l, op.node);
+            Offer<kMaskOthers>(ListS(l) + 2 * L, ListI(l) + 2 * L, s2, ci, 1.0, l, op.node);
+            Offer<kMaskOthers>(ListS(l) + 3 * L, ListI(l) + 3 * L, s3, ci, 1.0, l, op.node);
           }
         }
       });
@@ -318,7 +391,7 @@ class Runner {
         hn::Store(idx2, ds_, merge_i_ + 2 * L);
         hn::Store(idx3, ds_, merge_i_ + 3 * L);
       }
-      EmitOwners(base, count);
+      EmitOwners<M>(base, count);
     }
   }
 
@@ -330,15 +403,17 @@ class Runner {
   // the older best" still proves the candidate would not replace the current one (strict
   // Gt), and queued candidates are merged in node order with strict Gt: the same result as
   // one at a time. That is list 0; the other lists' few leaves are offered one at a time.
-  template <bool kCuts>
-  HWY_INLINE void Flush(const TS* pu, const uint32_t* pn, size_t np, VS& best, VS& idx) {
+  // kVerify also keeps the winner's u (bu), which List0Clears compares with its cut.
+  template <CutMode M>
+  HWY_INLINE void Flush(const TS* pu, const uint32_t* pn, size_t np, VS& best, VS& idx,
+                        VS& bu) {
     const size_t L = L_;
     for (size_t j = 0; j < np; ++j) {
       const VS u = hn::Load(ds_, pu + j * L);
       const VS l = DetLn(ds_, u);
       const double w = w_[0][pn[j]];
       VS key = w == 1.0 ? l : hn::Div(l, hn::Set(ds_, w));  // x/1 == x
-      if constexpr (kCuts) key = MaskCut(u, key, 0, pn[j]);  // cut 0: u >= 2^-32, a no-op
+      if constexpr (M == CutMode::kMask) key = MaskCut(u, key, 0, pn[j]);  // cut 0: a no-op
       hn::Store(key, ds_, keys_ + j * L);
     }
     for (size_t j = 0; j < np; ++j) {
@@ -346,10 +421,12 @@ class Runner {
       const auto gt = hn::Gt(sj, best);
       best = hn::IfThenElse(gt, sj, best);
       idx = hn::IfThenElse(gt, hn::Set(ds_, static_cast<TS>(pn[j])), idx);
+      if constexpr (M == CutMode::kVerify) bu = hn::IfThenElse(gt, hn::Load(ds_, pu + j * L), bu);
     }
   }
-  template <bool kCuts>
+  template <CutMode M>
   void RunOwnerWeighted(const uint32_t* states, size_t n) {
+    constexpr bool kMaskOthers = M != CutMode::kNone;
     const size_t L = L_, G = 2 * L;
     const VS ninf = hn::Set(ds_, -HUGE_VAL);
     TS* pend0 = pend_;
@@ -359,6 +436,7 @@ class Runner {
       LoadGroup(states, base, count, G);
       VS best0 = ninf, best1 = ninf;  // every key ln(u)/w is finite: the first replaces -inf
       VS idx0 = hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), idx1 = idx0;
+      VS bu0 = hn::Zero(ds_), bu1 = bu0;  // the winners' u (kVerify)
       if constexpr (kLists > 1) ClearOwnerLists(2, -HUGE_VAL);
       uint32_t pn0[kPend], pn1[kPend];
       size_t np0 = 0, np1 = 0;
@@ -370,8 +448,8 @@ class Runner {
           for (size_t l = 1; l < kLists; ++l) {
             if (!((op.lists >> l) & 1)) continue;
             const double w = Weight(l, op.node);
-            Offer<kCuts>(ListS(l), ListI(l), u0, ci, w, l, op.node);
-            Offer<kCuts>(ListS(l) + L, ListI(l) + L, u1, ci, w, l, op.node);
+            Offer<kMaskOthers>(ListS(l), ListI(l), u0, ci, w, l, op.node);
+            Offer<kMaskOthers>(ListS(l) + L, ListI(l) + L, u1, ci, w, l, op.node);
           }
           return;
         }
@@ -382,7 +460,7 @@ class Runner {
         pn0[np0] = op.node;
         pn1[np1] = op.node;
         bool skip0, skip1;
-        if constexpr (kCuts) {  // §9: a lane that does not clear cannot beat either
+        if constexpr (M == CutMode::kMask) {  // §9: a lane that does not clear cannot beat either
           const VS bound = hn::Set(ds_, UnitCutOf(0, op.node));
           skip0 = p_.CannotBeatOrFails(ds_, u0, best0, w, bound);
           skip1 = p_.CannotBeatOrFails(ds_, u1, best1, w, bound);
@@ -393,21 +471,25 @@ class Runner {
         np0 += skip0 ? 0 : 1;
         np1 += skip1 ? 0 : 1;
         if (np0 == kPend) {
-          Flush<kCuts>(pend0, pn0, np0, best0, idx0);
+          Flush<M>(pend0, pn0, np0, best0, idx0, bu0);
           np0 = 0;
         }
         if (np1 == kPend) {
-          Flush<kCuts>(pend1, pn1, np1, best1, idx1);
+          Flush<M>(pend1, pn1, np1, best1, idx1, bu1);
           np1 = 0;
         }
       });
-      Flush<kCuts>(pend0, pn0, np0, best0, idx0);
-      Flush<kCuts>(pend1, pn1, np1, best1, idx1);
+      Flush<M>(pend0, pn0, np0, best0, idx0, bu0);
+      Flush<M>(pend1, pn1, np1, best1, idx1, bu1);
       hn::Store(best0, ds_, merge_s_);
       hn::Store(best1, ds_, merge_s_ + L);
       hn::Store(idx0, ds_, merge_i_);
       hn::Store(idx1, ds_, merge_i_ + L);
-      EmitOwners(base, count);
+      if constexpr (M == CutMode::kVerify) {
+        hn::Store(bu0, ds_, win_u_);
+        hn::Store(bu1, ds_, win_u_ + L);
+      }
+      EmitOwners<M>(base, count);
     }
   }
 
@@ -539,7 +621,7 @@ class Runner {
   size_t dom_off_[kViews];
   uint32_t* stack_;
   uint32_t* pad_;
-  TS *list_s_, *list_i_, *merge_s_, *merge_i_, *pend_, *keys_, *dom_s_, *dom_i_;
+  TS *list_s_, *list_i_, *merge_s_, *merge_i_, *pend_, *keys_, *dom_s_, *dom_i_, *win_u_;
 };
 
 // Runs plan on n key states with the policy of its rank rule.
