@@ -48,7 +48,11 @@ struct Case {
   bool distinct = false;  // distinct "zone" (z0..z3 round robin)
   unsigned threads = 1;
   IdSet ids = IdSet::prefix;
-  bool cuts = false;  // contract §9: the prefix ids, every other node cut (~2% of pairs fail)
+  // Contract §9: the prefix ids with every other node cut, so that ~2% of pairs fail their
+  // cut ("cuts"), or so that the cuts move ~3% of the keys off their plain owner, as
+  // balanced cuts do ("cuts-binding").
+  bool cuts = false;
+  bool binding = false;
   std::size_t keys = kKeys;
 
   std::string name() const {
@@ -58,7 +62,7 @@ struct Case {
     return family + "/" + engine + "/" + hash_name + "/" +
            (weighted ? "weighted" : "unweighted") + "/R" + std::to_string(replicas) +
            (distinct ? "-zone" : "") + "/t" + std::to_string(threads) + "/" +
-           (cuts ? "cuts" : to_string(ids));
+           (cuts ? (binding ? "cuts-binding" : "cuts") : to_string(ids));
   }
 };
 
@@ -82,10 +86,14 @@ KeyBatch head(const KeyBatch& keys, std::size_t count) {
 }
 
 // The view with cuts of the cuts/N cases: the same ids and weights, and on every other node
-// (in id order) a cut of 4% of the r range, so about 2% of all pairs fail their cut.
-const ClusterView& cut_view(const ClusterView& plain) {
-  static std::map<const ClusterView*, std::unique_ptr<ClusterView>> cache;
-  auto& slot = cache[&plain];
+// (in id order) a cut of 4% of the r range, so about 2% of all pairs fail their cut. Binding
+// (cuts-binding/N): a cut of 97% of the range, so that a cut node keeps the keys it owns
+// only where their r is in the top 3% (at N = 100 the owner's r is below 0.97 x 2^32 for
+// 0.97^99, ~5%, of its keys): ~2.4% of all keys move, what balanced cuts do (docs/balance.md).
+const ClusterView& cut_view(const ClusterView& plain, bool binding) {
+  static std::map<std::pair<const ClusterView*, bool>, std::unique_ptr<ClusterView>> cache;
+  auto& slot = cache[{&plain, binding}];
+  const std::uint32_t cut = binding ? 4166118277u : 171798692u;  // 0.97 or 0.04 x 2^32
   if (!slot) {
     ClusterSpec spec;
     spec.seed = plain.seed();
@@ -93,7 +101,7 @@ const ClusterView& cut_view(const ClusterView& plain) {
     for (std::uint32_t i = 0; i < plain.size(); ++i) {
       const Node& n = plain.node(i);
       spec.nodes.push_back({n.id, n.has_weight ? std::optional<double>(n.weight) : std::nullopt,
-                            n.labels, i % 2 ? 171798692u : 0u});  // 0.04 x 2^32
+                            n.labels, i % 2 ? cut : 0u});
     }
     slot = std::make_unique<ClusterView>(std::move(spec));
   }
@@ -103,7 +111,7 @@ const ClusterView& cut_view(const ClusterView& plain) {
 void run_place(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
   const ClusterView& plain = view(n, c.ids, c.weighted, c.hash);
-  const ClusterView& v = c.cuts ? cut_view(plain) : plain;
+  const ClusterView& v = c.cuts ? cut_view(plain, c.binding) : plain;
   const KeyBatch& batch = keys(c.keys);
 
   PlaceOptions opt;
@@ -358,12 +366,14 @@ void register_place_benchmarks() {
   // and unweighted R = 3 (the top-R kernel) beside place/<T>/fmix/unweighted/R3/t1/prefix/100.
   for (const Case& e : engines) {
     if (e.kind != Kind::simd) continue;
-    for (bool weighted : {false, true}) {
-      Case c = e;
-      c.weighted = weighted;
-      c.cuts = true;
-      add(c, {100});
-    }
+    for (bool weighted : {false, true})
+      for (bool binding : {false, true}) {
+        Case c = e;
+        c.weighted = weighted;
+        c.cuts = true;
+        c.binding = binding;
+        add(c, {100});
+      }
     Case c = e;
     c.replicas = 3;
     c.cuts = true;
