@@ -46,6 +46,17 @@ HWY_INLINE void KeepOpaque(V& v) {
 #endif
 }
 
+// The lanes' sum mod 2^32, in scalar unsigned arithmetic: Highway's SumOfLanes on AVX-512
+// lowers to _mm512_reduce_add_epi32, whose signed int additions overflow (UB, UBSan flags it).
+template <class D>
+HWY_INLINE uint32_t LaneSum(D d, hn::Vec<D> v) {
+  HWY_ALIGN uint32_t lanes[hn::MaxLanes(d)];
+  hn::Store(v, d, lanes);
+  uint32_t sum = 0;
+  for (size_t i = 0; i < hn::Lanes(d); ++i) sum += lanes[i];
+  return sum;
+}
+
 constexpr uint32_t kPrime = 0x01000193u;
 constexpr uint32_t kFmix1 = 0x85EBCA6Bu;
 constexpr uint32_t kFmix2 = 0xC2B2AE35u;
@@ -66,7 +77,7 @@ HWY_NOINLINE uint32_t MulProbe(int64_t calls, uint32_t seed) {
   }
   V sum = acc[0];
   for (int c = 1; c < Chains; ++c) sum = hn::Xor(sum, acc[c]);
-  return hn::GetLane(hn::SumOfLanes(du, sum));
+  return LaneSum(du, sum);
 }
 
 // The unweighted policy's op mix (kernels/policies-inl.h, runner-inl.h): h is the FNV-1a
@@ -114,7 +125,7 @@ HWY_NOINLINE uint32_t PairProbe(int64_t calls, uint32_t seed) {
   }
   VS sum = hn::Xor(best[0], idx[0]);
   for (int c = 1; c < Chains; ++c) sum = hn::Xor(sum, hn::Xor(best[c], idx[c]));
-  return hn::GetLane(hn::SumOfLanes(du, hn::BitCast(du, sum)));
+  return LaneSum(du, hn::BitCast(du, sum));
 }
 
 template <int Chains>
