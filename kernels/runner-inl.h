@@ -284,29 +284,39 @@ class Runner {
         }
       }
     } else {
-      const bool has0 = plan_.list_leaves[0] != 0;
-      for (size_t i = 0; i < count; ++i) {
-        bool requeue = false;
-        for (size_t v = 0; v < kViews; ++v) {
-          const bool has_own = plan_.list_leaves[1 + v] != 0;
-          const TS* os = ListS(1 + v);
-          const TS* oi = ListI(1 + v);
-          const KernelOutput& o = out_[v];
-          const uint32_t* map = plan_.views[v].index.data();
-          const bool own = !has0 || (has_own && (os[i] > merge_s_[i] ||
-                                                 (os[i] == merge_s_[i] && oi[i] < merge_i_[i])));
+      for (size_t v = 0; v < kViews; ++v) {
+        const TS* os = ListS(1 + v);
+        const TS* oi = ListI(1 + v);
+        const KernelOutput& o = out_[v];
+        const uint32_t* map = plan_.views[v].index.data();
+        for (size_t i = 0; i < count; ++i) {
+          const bool own = OwnWins(v, i);
           const TS s = own ? os[i] : merge_s_[i];
           const bool undecided = M == CutMode::kMask && s == Unresolved();
-          if constexpr (M == CutMode::kVerify)
-            requeue = requeue || s == Unresolved() || (!own && !List0Clears(i));
           undecided_ += undecided;
           o.nodes[(base + i) * o.stride] =
               undecided ? kAbsent : map[static_cast<uint32_t>(own ? oi[i] : merge_i_[i])];
           if (o.rank) o.rank[(base + i) * o.stride] = P::Rank(s);
         }
-        if (requeue) redo.push_back(static_cast<uint32_t>(base + i));
       }
+      if constexpr (M == CutMode::kVerify)
+        for (size_t i = 0; i < count; ++i) {
+          bool requeue = false;
+          for (size_t v = 0; v < kViews; ++v) {
+            const bool own = OwnWins(v, i);
+            const TS s = own ? ListS(1 + v)[i] : merge_s_[i];
+            requeue = requeue || s == Unresolved() || (!own && !List0Clears(i));
+          }
+          if (requeue) redo.push_back(static_cast<uint32_t>(base + i));
+        }
     }
+  }
+  // Whether lane i's owner in view v is its own list's best rather than list 0's.
+  HWY_INLINE bool OwnWins(size_t v, size_t i) const {
+    if (plan_.list_leaves[0] == 0) return true;
+    if (plan_.list_leaves[1 + v] == 0) return false;
+    const TS os = ListS(1 + v)[i], oi = ListI(1 + v)[i];
+    return os > merge_s_[i] || (os == merge_s_[i] && oi < merge_i_[i]);
   }
   // Whether lane i's list-0 best clears its node's cut (§9). List 0's nodes have the same
   // cut in both views (kernel_plan.cpp), so view 0's tables serve. Unweighted: flipped r >
