@@ -49,7 +49,7 @@ struct Case {
   unsigned threads = 1;
   IdSet ids = IdSet::prefix;
   // Contract §9: the prefix ids with every other node cut, so that ~2% of pairs fail their
-  // cut ("cuts"), or so that the cuts move ~3% of the keys off their plain owner, as
+  // cut ("cuts"), or so that the cuts move ~2.4% of the keys off their plain owner, as
   // balanced cuts do ("cuts-binding").
   bool cuts = false;
   bool binding = false;
@@ -88,8 +88,9 @@ KeyBatch head(const KeyBatch& keys, std::size_t count) {
 // The view with cuts of the cuts/N cases: the same ids and weights, and on every other node
 // (in id order) a cut of 4% of the r range, so about 2% of all pairs fail their cut. Binding
 // (cuts-binding/N): a cut of 97% of the range, so that a cut node keeps the keys it owns
-// only where their r is in the top 3% (at N = 100 the owner's r is below 0.97 x 2^32 for
-// 0.97^99, ~5%, of its keys): ~2.4% of all keys move, what balanced cuts do (docs/balance.md).
+// only where their r is in the top 3% (at N = 100 the owner's r, the largest of 100, is below
+// 0.97 x 2^32 for 0.97^100, ~4.8%, of its keys): ~2.4% of all keys move, as balanced cuts do
+// (docs/balance.md).
 const ClusterView& cut_view(const ClusterView& plain, bool binding) {
   static std::map<std::pair<const ClusterView*, bool>, std::unique_ptr<ClusterView>> cache;
   auto& slot = cache[{&plain, binding}];
