@@ -45,7 +45,7 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
     for (std::string label : {"", "zone"}) {
       if (&sa == &changes.front().first && !label.empty()) continue;
       PlanJob job;
-      job.keys = {input, std::nullopt, 300};
+      job.keys = {input, std::nullopt, 300, std::nullopt};
       job.place.replicas = 3;
       job.place.distinct_label = label;
       job.place.allow_partial = true;

@@ -22,6 +22,7 @@
 namespace hrw {
 
 enum class KeyFormat { lines, csv };
+struct KeyInput;  // hrw/bulk.hpp
 
 // "lines" or "csv"; InputError otherwise.
 KeyFormat parse_key_format(std::string_view text);
@@ -52,11 +53,40 @@ struct KeyChunk {
   std::uint64_t requests_of(std::size_t i) const { return requests.empty() ? 0 : requests[i]; }
 };
 
+// One part of a regular file read apart from the others, so that parts can be read on
+// several workers (hrw.dask over files, docs/python.md): the part holds the records that
+// start in [begin, end). Parts that tile a file hold its records exactly once, in order.
+// A CSV file's header is read from its start by every part (it is never a record of one).
+//
+// A record starts after an LF that is outside a quoted field (CSV) or after any LF
+// (lines). For CSV, whether a boundary falls inside a quoted field is decided by the
+// parity of the quotes before it (count_quotes): every quote of a well-formed field opens,
+// closes or doubles inside a quoted field, so an even count before a byte means the byte
+// is outside quotes. A quote inside an unquoted field (`ab"c`, which a whole-file read
+// accepts) breaks that rule, so a file read in more than one part refuses it, naming its
+// line: such a file must be read whole.
+struct ByteRange {
+  std::uint64_t begin = 0, end = 0;  // end past the file's size: its size
+  // CSV only: the quotes ('"' bytes) in [0, begin) and in [0, end), or any counts with
+  // their parities.
+  std::uint64_t quotes_before_begin = 0, quotes_before_end = 0;
+};
+
+// The '"' bytes of [begin, end) of a regular file (prefix sums of these give the
+// ByteRange quote counts). InputError naming the file when it cannot be read.
+std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::uint64_t end);
+
 class KeySource {
  public:
   // "-" reads stdin. Throws InputError naming the file when it is missing, a directory or
   // unreadable, and (csv) when the header has no key column.
   KeySource(const std::string& path, KeyFormat format);
+  // One part of a regular file (ByteRange). Errors name the file and the line in the whole
+  // file, as a whole-file read words them. Keys are numbered from 0 within the part
+  // (KeyChunk::first, keys_read) and input_offset counts from the part's first record.
+  KeySource(const std::string& path, KeyFormat format, const ByteRange& range);
+  // The input a bulk command was given: its path, format and range (hrw/bulk.hpp).
+  explicit KeySource(const KeyInput& input);
   ~KeySource();
   KeySource(const KeySource&) = delete;
   KeySource& operator=(const KeySource&) = delete;

@@ -52,6 +52,10 @@ class PlacementCsv {
 // the table printed on stderr.
 std::string place_stats_json(const PlaceStats& stats, bool with_bytes, bool with_requests);
 std::string place_stats_table(const PlaceStats& stats, bool with_bytes, bool with_requests);
+// place_stats_json text of a placement by `view` back into its counts: what a part of a
+// placement computed in parts sends to the merge (PlaceStats::add). InputError when the
+// text is not such stats for this view.
+PlaceStats parse_place_stats_json(const ClusterView& view, std::string_view text);
 
 // ---- hrw plan ----
 

@@ -19,6 +19,12 @@ class PlaceStats {
  public:
   PlaceStats(const ClusterView& view, std::uint32_t replicas);
   void add(const KeyChunk& chunk, const Placement& placement);
+  // Another part's counts (a placement computed in parts, docs/python.md): same view size
+  // and replica count, or InputError; checked sums.
+  void add(const PlaceStats& part);
+  // Counts set whole: what parse_place_stats_json rebuilds. owned and slots: one per node.
+  void set_counts(std::vector<LoadCounts> owned, std::vector<std::uint64_t> slots, LoadCounts read,
+                  std::uint64_t partial_keys, std::uint64_t overflow_keys);
 
   const ClusterView& view() const { return *view_; }
   std::uint32_t replicas() const { return replicas_; }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hrw/bulk.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/key_batch.hpp"
 #include "hrw/placement.hpp"
@@ -40,6 +41,18 @@ PlanPart plan_part(const ClusterView& from, const ClusterView& to, const KeyView
 // options.place_to are not read.
 PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyLoads& loads,
                    const PartOptions& options);
+
+// A part read from a file, or from one byte range of it (KeyInput::range), streamed chunk
+// by chunk through the same accounting: its summary and its moved keys with their loads,
+// in input order (a plan over files renders their rows once each part's first row is
+// known: docs/python.md, "hrw.dask over files").
+struct FilePlanPart {
+  PlanSummary summary;
+  KeyBatch moved;
+  std::vector<std::uint64_t> moved_bytes;     // per moved key, when the input has bytes
+  std::vector<std::uint64_t> moved_requests;  // per moved key, when it has requests
+};
+FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size);
 
 // summary.json text back into a PlanSummary: what a part sends to the merge. InputError
 // when the text is not a summary.

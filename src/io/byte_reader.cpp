@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -43,6 +44,33 @@ ByteReader::ByteReader(const std::string& path)
 #endif
 }
 
+ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end) : name_(path) {
+  // Checked before opening: a FIFO would be waited for, and only a regular file has ranges.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    throw InputError(fmt::format("{}: cannot read in byte ranges: not a regular file", name_));
+  OpenedInput in = open_input(path, name_);
+  auto fail = [&](const std::string& message) {
+    ::close(in.fd);
+    throw InputError(message);
+  };
+  if (!in.regular) fail(fmt::format("{}: cannot read in byte ranges: not a regular file", name_));
+  end = std::min<std::uint64_t>(end, in.size);
+  if (begin > end)
+    fail(fmt::format("{}: byte range [{}, {}) is reversed or past the end (the file has {} bytes)", name_, begin,
+                     end, in.size));
+  if (::lseek(in.fd, static_cast<off_t>(begin), SEEK_SET) < 0)
+    fail(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  buf_.grow(kBufferBytes + kReadSlack, 0);
+  fd_ = in.fd;
+  own_fd_ = true;
+  size_ = in.size;
+  left_ = end - begin;
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(left_), POSIX_FADV_SEQUENTIAL);
+#endif
+}
+
 ByteReader::~ByteReader() {
   if (own_fd_) ::close(fd_);
 }
@@ -57,9 +85,11 @@ bool ByteReader::refill() {
   }
   if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
   for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data() + end_, limit() - end_);
+    const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit() - end_, left_));
+    const ssize_t n = room == 0 ? 0 : ::read(fd_, buf_.data() + end_, room);
     if (n > 0) {
       end_ += static_cast<std::size_t>(n);
+      left_ -= static_cast<std::uint64_t>(n);
       return true;
     }
     if (n == 0) {

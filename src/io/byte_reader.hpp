@@ -13,6 +13,9 @@ class ByteReader {
  public:
   // "-" is stdin. InputError "PATH: cannot open: ..." / "PATH: cannot read: is a directory".
   explicit ByteReader(const std::string& path);
+  // Bytes [begin, end) of a regular file only (end clamped to its size): the end reads as
+  // the end of input. InputError "PATH: ..." for a file that is not regular, or begin > end.
+  ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end);
   ~ByteReader();
   ByteReader(const ByteReader&) = delete;
   ByteReader& operator=(const ByteReader&) = delete;
@@ -49,6 +52,7 @@ class ByteReader {
   detail::RawBuffer<char> buf_;
   std::size_t pos_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;
+  std::uint64_t left_ = UINT64_MAX;  // bytes read(2) may still return (a range's rest)
   std::optional<std::uint64_t> size_;
 };
 

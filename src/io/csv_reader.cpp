@@ -35,10 +35,15 @@ bool CsvReader::read_plain(std::string& f) {
     const char* p = in_.cur();
     const char* e = in_.end();
     const char* q = p;
-    while (q != e && *q != ',' && *q != '\n') ++q;
+    while (q != e && *q != ',' && *q != '\n' && !(*q == '"' && quote_ends_plain_)) ++q;
     f.append(p, q);
     in_.consume(static_cast<std::size_t>(q - p));
     if (f.size() > kMaxKeyBytes) record_too_long();
+    if (q != e && *q == '"')
+      throw InputError(fmt::format(
+          "{}: line {}: a quote inside an unquoted field: a CSV file read in byte ranges needs every "
+          "quote to open, close or double inside a quoted field (read this file whole)",
+          in_.name(), line_));
     if (q == e) {
       if (in_.refill()) continue;
       if (!f.empty() && f.back() == '\r') f.pop_back();

@@ -22,6 +22,12 @@ class CsvReader {
   const std::string& field(std::size_t i) const { return fields_[i]; }
   // Line (1-based) where the current record starts.
   std::uint64_t record_line() const { return record_line_; }
+  // A file read in byte ranges (hrw::ByteRange): a quote inside an unquoted field is an
+  // InputError naming its line, since the ranges' quote parity assumes there is none.
+  void refuse_quotes_in_plain_fields() { quote_ends_plain_ = true; }
+  // The line the next record starts on (a reader placed after a header read apart).
+  void start_at_line(std::uint64_t line) { line_ = record_line_ = line; }
+  std::uint64_t line() const { return line_; }
 
  private:
   std::string& new_field();
@@ -34,6 +40,7 @@ class CsvReader {
   std::size_t count_ = 0;
   std::uint64_t line_ = 1;
   std::uint64_t record_line_ = 1;
+  bool quote_ends_plain_ = false;
 };
 
 // A bytes/requests cell as a count: digits only, fitting 64 bits. InputError

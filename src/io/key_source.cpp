@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "hrw/bulk.hpp"
 #include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
 #include "byte_reader.hpp"
@@ -46,6 +48,8 @@ constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
 struct CsvColumns {
   std::size_t key = kNoColumn, bytes = kNoColumn, requests = kNoColumn, count = 0;
+  std::uint64_t first_record = 0;  // the byte after the header (0 for lines)
+  std::uint64_t first_line = 1;    // the line it starts on
 };
 
 CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
@@ -75,9 +79,79 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// Where a part's records start and end (ByteRange): its first record and the first record
+// of the next part, found from the file's bytes around the boundaries.
+struct RecordBounds {
+  std::uint64_t begin = 0, end = 0;
+  CsvColumns cols;  // CSV: the header, read from the file's start
+};
+
+// The first record that starts at or after `pos`: after the first LF at or after pos - 1
+// outside a quoted field, with `quotes` the quotes before pos (CSV), or the file's end.
+std::uint64_t record_start(const std::string& path, std::uint64_t pos, std::uint64_t quotes, bool csv,
+                           std::uint64_t size) {
+  if (pos == 0 || pos >= size) return std::min(pos, size);
+  io::ByteReader in(path, pos - 1, size);
+  bool quoted = csv && (quotes & 1);  // the state before byte pos, and after byte pos - 1
+  if (in.peek() == '\n' && !quoted) return pos;  // (an LF changes no parity)
+  in.skip();
+  std::uint64_t at = pos;  // the offset of in.cur()
+  while (in.cur() != in.end() || in.refill()) {
+    const std::size_t n = static_cast<std::size_t>(in.end() - in.cur());
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = in.cur()[i];
+      if (csv && c == '"') quoted = !quoted;
+      else if (c == '\n' && !quoted) return at + i + 1;
+    }
+    at += n;
+    in.consume(n);
+  }
+  return size;
+}
+
+RecordBounds record_bounds(const std::string& path, KeyFormat format, const ByteRange& range) {
+  RecordBounds b;
+  std::uint64_t first = 0;  // where the first record after the header starts
+  std::uint64_t size = 0;
+  {
+    io::ByteReader whole(path, 0, UINT64_MAX);
+    size = *whole.size();
+    if (format == KeyFormat::csv) {
+      io::CsvReader csv(whole);
+      csv.refuse_quotes_in_plain_fields();
+      b.cols = read_header(csv, whole.name());
+      first = b.cols.first_record = whole.consumed();
+      b.cols.first_line = csv.line();
+    }
+  }
+  if (range.begin > range.end)
+    throw InputError(fmt::format("{}: byte range [{}, {}) is reversed", path, range.begin, range.end));
+  const bool csv = format == KeyFormat::csv;
+  b.begin = std::max(first, record_start(path, range.begin, range.quotes_before_begin, csv, size));
+  b.end = std::max(first, record_start(path, range.end, range.quotes_before_end, csv, size));
+  return b;
+}
+
+}  // namespace
+
+std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::uint64_t end) {
+  io::ByteReader in(path, begin, end);
+  std::uint64_t quotes = 0;
+  while (in.cur() != in.end() || in.refill()) {
+    quotes += static_cast<std::uint64_t>(std::count(in.cur(), in.end(), '"'));
+    in.consume(static_cast<std::size_t>(in.end() - in.cur()));
+  }
+  return quotes;
+}
+
 struct KeySource::Impl {
-  io::ByteReader in;
+  std::string path;
   KeyFormat format;
+  std::optional<ByteRange> range;  // a part of the file only
+  RecordBounds bounds;             // the part's records (a part only)
+  io::ByteReader in;
   io::CsvReader csv{in};
   CsvColumns cols;
   std::uint64_t keys = 0;
@@ -85,9 +159,22 @@ struct KeySource::Impl {
   // refusing an input whose sums overflow keeps every total right.
   std::uint64_t bytes_sum = 0, requests_sum = 0;
 
-  Impl(const std::string& path, KeyFormat f) : in(path), format(f) {
+  Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {
     if (format == KeyFormat::csv) cols = read_header(csv, in.name());
   }
+  Impl(const std::string& p, KeyFormat f, const ByteRange& r)
+      : path(p), format(f), range(r), bounds(record_bounds(p, f, r)), in(p, bounds.begin, bounds.end),
+        cols(bounds.cols) {
+    csv.refuse_quotes_in_plain_fields();
+    if (!relative_lines()) csv.start_at_line(cols.first_line);
+  }
+  // A part that starts past the first record counts its lines from its start.
+  bool relative_lines() const { return range && bounds.begin > cols.first_record; }
+
+  // A part's line numbers count from its first record; a whole read's from the file's
+  // start. An error in a part is raised again by reading the file from its start through
+  // this part, which words it with the file's line (only errors pay for that read).
+  [[noreturn]] void raise_with_file_lines() const;
 
   void next_lines(KeyChunk& chunk, std::size_t max_keys);
   std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
@@ -175,7 +262,24 @@ void KeySource::Impl::next_csv(KeyChunk& chunk, std::size_t max_keys) {
 KeySource::KeySource(const std::string& path, KeyFormat format)
     : impl_(std::make_unique<Impl>(path, format)) {}
 
+KeySource::KeySource(const std::string& path, KeyFormat format, const ByteRange& range)
+    : impl_(std::make_unique<Impl>(path, format, range)) {}
+
+KeySource::KeySource(const KeyInput& input)
+    : impl_(input.range ? std::make_unique<Impl>(input.path, input.resolved_format(), *input.range)
+                        : std::make_unique<Impl>(input.path, input.resolved_format())) {}
+
 KeySource::~KeySource() = default;
+
+void KeySource::Impl::raise_with_file_lines() const {
+  ByteRange through = *range;
+  through.begin = through.quotes_before_begin = 0;
+  KeySource from_start(path, format, through);
+  KeyChunk chunk;
+  while (from_start.next(chunk, kDefaultChunkKeys)) {
+  }
+  throw std::logic_error(fmt::format("{}: a byte range failed, but the file read from its start did not", path));
+}
 
 bool KeySource::next(KeyChunk& chunk, std::size_t max_keys) {
   if (max_keys == 0) max_keys = 1;
@@ -183,10 +287,15 @@ bool KeySource::next(KeyChunk& chunk, std::size_t max_keys) {
   // Sized once per chunk buffer (a no-op later), so appending keys never reallocates.
   chunk.keys.reserve(max_keys, std::min<std::size_t>(max_keys, kDefaultChunkKeys) * 16);
   chunk.first = impl_->keys;
-  if (impl_->format == KeyFormat::lines)
-    impl_->next_lines(chunk, max_keys);
-  else
-    impl_->next_csv(chunk, max_keys);
+  try {
+    if (impl_->format == KeyFormat::lines)
+      impl_->next_lines(chunk, max_keys);
+    else
+      impl_->next_csv(chunk, max_keys);
+  } catch (const InputError&) {
+    if (impl_->relative_lines()) impl_->raise_with_file_lines();
+    throw;
+  }
   impl_->keys += chunk.size();
   chunk.input_offset = impl_->in.consumed();
   return !chunk.keys.empty();

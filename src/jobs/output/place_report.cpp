@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 
 namespace hrw {
@@ -33,6 +34,37 @@ std::string place_stats_json(const PlaceStats& s, bool with_bytes, bool with_req
     nodes.push_back(std::move(row));
   }
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+PlaceStats parse_place_stats_json(const ClusterView& view, std::string_view text) {
+  using nlohmann::json;
+  const json in = json::parse(text, nullptr, false);
+  if (!in.is_object() || !in.contains("nodes") || !in["nodes"].is_array())
+    throw InputError("placement stats: not a stats JSON object");
+  auto count = [](const json& object, const char* field) -> std::uint64_t {
+    const auto it = object.find(field);
+    if (it == object.end()) return 0;  // a column the input did not have
+    if (!it->is_number_unsigned())
+      throw InputError(fmt::format("placement stats: \"{}\" must be a non-negative integer", field));
+    return it->get<std::uint64_t>();
+  };
+  const std::uint64_t replicas = count(in, "replicas");
+  if (replicas == 0 || replicas > UINT32_MAX) throw InputError("placement stats: \"replicas\" is out of range");
+  const json& nodes = in["nodes"];
+  if (nodes.size() != view.size())
+    throw InputError(fmt::format("placement stats: {} nodes, the view has {}", nodes.size(), view.size()));
+  std::vector<LoadCounts> owned(view.size());
+  std::vector<std::uint64_t> slots(view.size());
+  for (std::uint32_t n = 0; n < view.size(); ++n) {
+    const json& row = nodes[n];
+    if (!row.is_object()) throw InputError("placement stats: every node must be an object");
+    owned[n] = {count(row, "keys"), count(row, "bytes"), count(row, "requests")};
+    slots[n] = count(row, "replica_slots");
+  }
+  PlaceStats stats(view, static_cast<std::uint32_t>(replicas));
+  stats.set_counts(std::move(owned), std::move(slots), {count(in, "keys"), count(in, "bytes"), count(in, "requests")},
+                   count(in, "partial_keys"), count(in, "overflow_keys"));
+  return stats;
 }
 
 std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_requests) {

@@ -19,7 +19,7 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
                      bool& has_requests) {
   const ClusterView& view = request.view();
   const std::uint32_t replicas = request.options().replicas;
-  KeySource source(job.keys.path, job.keys.resolved_format());
+  KeySource source(job.keys);
   has_bytes = source.has_bytes();
   has_requests = source.has_requests();
   AtomicFile out(job.out);

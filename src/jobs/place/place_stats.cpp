@@ -1,5 +1,8 @@
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "hrw/errors.hpp"
 #include "hrw/place.hpp"
 
 namespace hrw {
@@ -23,6 +26,31 @@ void PlaceStats::add(const KeyChunk& chunk, const Placement& placement) {
     }
     partial_keys_ += partial;
   }
+}
+
+void PlaceStats::add(const PlaceStats& part) {
+  if (part.owned_.size() != owned_.size() || part.replicas_ != replicas_)
+    throw InputError(fmt::format("placement part: {} nodes and {} replicas, not {} and {}", part.owned_.size(),
+                                 part.replicas_, owned_.size(), replicas_));
+  read_ += part.read_;
+  add_checked(partial_keys_, part.partial_keys_, "partial keys");
+  add_checked(overflow_keys_, part.overflow_keys_, "overflow keys");
+  for (std::size_t n = 0; n < owned_.size(); ++n) {
+    owned_[n] += part.owned_[n];
+    add_checked(slots_[n], part.slots_[n], "replica slots");
+  }
+}
+
+void PlaceStats::set_counts(std::vector<LoadCounts> owned, std::vector<std::uint64_t> slots, LoadCounts read,
+                            std::uint64_t partial_keys, std::uint64_t overflow_keys) {
+  if (owned.size() != owned_.size() || slots.size() != slots_.size())
+    throw InputError(fmt::format("placement part: counts for {} nodes, the view has {}", owned.size(),
+                                 owned_.size()));
+  owned_ = std::move(owned);
+  slots_ = std::move(slots);
+  read_ = read;
+  partial_keys_ = partial_keys;
+  overflow_keys_ = overflow_keys;
 }
 
 double PlaceStats::share_ratio(std::uint32_t node) const {

@@ -104,5 +104,11 @@ using ChunkPlaced = std::function<void(const KeyChunk&, const Placement& from, c
 PlanSummary plan_in_memory(const ValidRequest& from, const ValidRequest& to, const KeysInMemory& in,
                            std::uint64_t batch_size, const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
                            const ChunkPlaced& after_chunk);
+// The same for keys streamed from `source` (a file, or a byte range of one): chunks placed
+// on the requests' threads, `after_chunk` run after each chunk in input order.
+PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySource& source,
+                        const StreamOptions& options, std::uint64_t batch_size,
+                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
+                        const std::function<void(const ChunkWork&)>& after_chunk);
 
 }  // namespace hrw

@@ -14,10 +14,7 @@
 
 namespace hrw {
 
-namespace {
-
-// Streams a plan from `from` to `to`; the moves go to `sink(plan)` (none when it returns
-// null), `after_chunk` runs after each chunk in input order.
+// The moves go to `sink(plan)` (none when it returns null).
 PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySource& source,
                         const StreamOptions& options, std::uint64_t batch_size,
                         const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
@@ -37,11 +34,9 @@ PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySou
   return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
 }
 
-}  // namespace
-
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
                          const PlaceOptions& place, const ProgressCallback& progress) {
-  KeySource source(keys.path, keys.resolved_format());
+  KeySource source(keys);
   return stream_plan(validate_request(from, place), validate_request(to, place), source,
                      {keys.chunk_keys}, 1,
                      [](const PlanBuilder&) { return nullptr; },
@@ -78,7 +73,7 @@ PlanSummary plan_detail::measure_plan(const ClusterView& from, const ClusterView
 PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest& to, const PlanJob& job,
                                     PlanOutputs& out) {
   std::optional<KeySource> source;
-  if (!job.memory) source.emplace(job.keys.path, job.keys.resolved_format());
+  if (!job.memory) source.emplace(job.keys);
   const bool has_bytes = source ? source->has_bytes() : job.memory->loads.bytes != nullptr;
   const bool has_requests = source ? source->has_requests() : job.memory->loads.requests != nullptr;
   const std::string& name = source ? source->name() : job.memory->name;

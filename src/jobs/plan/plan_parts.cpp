@@ -172,6 +172,30 @@ PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyL
   return part;
 }
 
+FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size) {
+  MoveMarker marker(requests.from.view(), requests.to.view());
+  KeySource source(keys);
+  FilePlanPart part;
+  std::vector<std::uint64_t> moved;  // the chunk's moved keys (indices in the part)
+  part.summary = stream_plan(
+      requests.from, requests.to, source, {keys.chunk_keys}, batch_size,
+      [](const PlanBuilder&) -> MoveSink* { return nullptr; },
+      [&](const ChunkWork& work) {
+        const KeyChunk& chunk = work.chunk;
+        moved.clear();
+        marker.mark(work.placements[0], work.placements[1], 0, moved);
+        for (const std::uint64_t i : moved) {
+          part.moved.add(chunk.keys[i]);
+          if (source.has_bytes()) part.moved_bytes.push_back(chunk.bytes[i]);
+          if (source.has_requests()) part.moved_requests.push_back(chunk.requests[i]);
+        }
+      });
+  if (part.moved.size() != part.summary.moved.keys)
+    throw std::logic_error(fmt::format("plan part: {} keys marked as moved, {} counted", part.moved.size(),
+                                       part.summary.moved.keys));
+  return part;
+}
+
 PlanSummary parse_summary_json(std::string_view text) {
   const json in = json::parse(text, nullptr, false);
   if (!in.is_object() || !in.contains("nodes") || !in["nodes"].is_array())
