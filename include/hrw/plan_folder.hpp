@@ -1,5 +1,5 @@
 // A plan folder (moves.csv, summary.json, an SVG inside it, steps/NN/, a Dask plan's
-// moves-NNNNN.csv) is one publication (docs/plan.md, "Publication"):
+// moves-NNNNN.csv; a Dask placement's place-NNNNN.csv and stats.json) is one publication (docs/plan.md, "Publication"):
 // - the constructor locks the folder (flock on the folder itself, created empty if
 //   missing, held until the object dies; a folder another live run holds is refused at
 //   once), refuses a folder

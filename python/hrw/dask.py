@@ -20,7 +20,7 @@ from dask.base import tokenize
 
 from . import NO_NODE, ClusterView, _hrw
 
-__all__ = ["place", "plan"]
+__all__ = ["place", "plan", "place_files", "plan_files"]
 
 
 def _check_frame(ddf, column):
@@ -134,6 +134,19 @@ def _merge(view_a, view_b, o, summaries, written):
                                  distinct=o["distinct"], partial=o["partial"])
 
 
+def _refuse_schedules(function, **options):
+    for name, value in options.items():
+        if value not in (None, False):
+            raise ValueError(f"{name}: not supported by {function} yet (rounds and staged "
+                             "plans need every move at once): use hrw.plan(..., out=DIR)")
+
+
+def _warn_incompatible(view_a, view_b):
+    warning = _hrw._incompatibility_warning(view_a, view_b)
+    if warning:
+        warnings.warn(warning, stacklevel=3)  # at the caller of hrw.dask.plan / plan_files
+
+
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
          distinct=None, partial=False, threads=1, *, max_moves_per_node=None,
          max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
@@ -153,14 +166,9 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     max_bytes_per_node, node_bandwidth, max_moved_fraction, cap_by, transitions, svg) are
     not computed on Dask yet: a ValueError names the option (hrw.plan(..., out=DIR) has them).
     """
-    for name, value in (("max_moves_per_node", max_moves_per_node),
-                        ("max_bytes_per_node", max_bytes_per_node),
-                        ("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by),
-                        ("node_bandwidth", node_bandwidth), ("transitions", transitions),
-                        ("svg", svg)):
-        if value not in (None, False):
-            raise ValueError(f"{name}: not supported by hrw.dask.plan yet (rounds and staged "
-                             "plans need every move at once): use hrw.plan(..., out=DIR)")
+    _refuse_schedules("hrw.dask.plan", max_moves_per_node=max_moves_per_node,
+                      max_bytes_per_node=max_bytes_per_node, max_moved_fraction=max_moved_fraction,
+                      cap_by=cap_by, node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     _check_frame(ddf, column)
     _check_view(view_a, "view_a")
     _check_view(view_b, "view_b")
@@ -173,9 +181,7 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
              threads=threads, batch_size=batch_size,
              bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
     _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now
-    warning = _hrw._incompatibility_warning(view_a, view_b)
-    if warning:
-        warnings.warn(warning, stacklevel=2)
+    _warn_incompatible(view_a, view_b)
     folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not a plan's
     try:
         build = folder.build
@@ -193,3 +199,6 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     finally:
         folder.close()
     return json.loads(summary)
+
+
+from .dask_files import place_files, plan_files  # noqa: E402  (they use the helpers above)

@@ -37,9 +37,10 @@ Engine engine_named(const std::string& name) {
   if (name == "reference") return Engine::reference;
   throw py::value_error(fmt::format("engine must be \"simd\" or \"reference\", got \"{}\"", name));
 }
+}  // namespace
 
 PlaceOptions place_options(long long replicas, const std::optional<std::string>& distinct,
-                           bool partial, unsigned threads, const std::string& engine = "simd") {
+                           bool partial, unsigned threads, const std::string& engine) {
   // A Python int can be anything: refuse what uint32 cannot hold in the library's words.
   // Refused, not clamped: the CLI's --replicas range (docs/errors.md), in the library's words.
   if (replicas < 1)
@@ -67,7 +68,7 @@ void warn_distinct(const ClusterView& view, const PlaceOptions& options) {
 // warning issued.
 ValidRequest view_request(const ClusterView& view, std::optional<long long> replicas,
                           const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                          const std::string& engine = "simd") {
+                          const std::string& engine) {
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
   const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
   const ValidRequest request = validate_request(view, options_for(view, asked, given));
@@ -78,7 +79,7 @@ ValidRequest view_request(const ClusterView& view, std::optional<long long> repl
 // The same for a plan's two views, each by its own rule.
 PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::optional<long long> replicas,
                            const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                           const std::string& engine = "simd") {
+                           const std::string& engine) {
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
   const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
   PlanRequests r = options_for_plan(view, to, asked, given);  // each view by its own rule
@@ -86,6 +87,8 @@ PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::
   warn_distinct(to, r.to.options());
   return r;
 }
+
+namespace {
 
 PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
                              std::optional<long long> replicas,
@@ -450,4 +453,5 @@ PYBIND11_MODULE(_hrw, m) {
   hrw::python::bind_view(m);
   hrw::python::bind_functions(m);
   hrw::python::bind_targets(m);
+  hrw::python::bind_files(m);
 }

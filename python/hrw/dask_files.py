@@ -1,0 +1,274 @@
+"""hrw.dask over key files: place_files and plan_files read the files on the workers with
+hrw's own C++ reader (the CLI's), in byte ranges, and write the parts of one published
+folder. Nothing goes through pandas. docs/python.md, "hrw.dask over files".
+
+    stats = hrw.dask.place_files("keys/*.txt", view, out="DIR")
+    summary = hrw.dask.plan_files("keys/*.csv", view_a, view_b, out="DIR")
+
+The result equals the CLI's on the files' records in order (`hrw place` / `hrw plan` on one
+file holding every record of the files, in the order given: for lines, their `cat` when
+each ends with LF; for CSV, one header and every file's rows).
+"""
+import functools
+import glob
+import json
+import os
+
+import dask
+from dask.utils import parse_bytes
+
+from . import ClusterView, _hrw
+
+__all__ = ["place_files", "plan_files"]
+
+DEFAULT_BLOCKSIZE = 64 * 2**20  # bytes per range, as dask.dataframe.read_csv's order of size
+
+
+class _Failed:
+    """A task's error, returned instead of raised, so that the error the caller sees is the
+    first in input order (as the CLI's), not the first a worker happened to finish."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _guarded(function):
+    @functools.wraps(function)  # pickled by reference: workers import this module
+    def run(*args, **kwargs):
+        for a in args:
+            if isinstance(a, _Failed):
+                return a
+        try:
+            return function(*args, **kwargs)
+        except (ValueError, OSError) as e:
+            return _Failed(e)
+    return run
+
+
+def _first_failure(results):
+    for r in results:
+        if isinstance(r, _Failed):
+            raise r.error
+
+
+def _check_view(view, name):
+    if not isinstance(view, ClusterView):
+        raise TypeError(f"{name} must be an hrw.ClusterView, got {type(view).__name__}")
+
+
+def _file_list(paths):
+    """The files, in order: a list of paths, or one path or glob pattern (sorted matches)."""
+    if isinstance(paths, (str, os.PathLike)):
+        pattern = os.fspath(paths)
+        found = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        if not found:
+            raise ValueError(f"paths: no file matches {pattern!r}")
+    else:
+        found = [os.fspath(p) for p in paths]
+        if not found:
+            raise ValueError("paths: no files given")
+    for path in found:
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            raise ValueError(f"{path}: cannot open: {e.strerror}") from None
+        if not os.path.isfile(path):
+            raise ValueError(f"{path}: not a regular file (byte ranges need one)")
+        del st
+    return found
+
+
+def _format_of(files, keys_format):
+    """One format for every file: keys_format, else each name's (as the CLI decides)."""
+    if keys_format is not None:
+        if keys_format not in ("lines", "csv"):
+            raise ValueError(f"keys_format: unknown format {keys_format!r} (expected lines or csv)")
+        return keys_format
+    formats = {path: _hrw._key_format_for(path) for path in files}
+    if len(set(formats.values())) > 1:
+        lines = next(p for p, f in formats.items() if f == "lines")
+        csv = next(p for p, f in formats.items() if f == "csv")
+        raise ValueError(f"paths: {lines} is read as lines and {csv} as csv: give files of one "
+                         "format, or keys_format")
+    return next(iter(formats.values()))
+
+
+def _blocksize(blocksize):
+    if blocksize is None:
+        return None
+    size = parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise ValueError(f"blocksize must be a positive number of bytes or None, got {blocksize!r}")
+    return size
+
+
+@_guarded
+def _count_quotes(path, begin, end):
+    return _hrw._count_quotes(path, begin, end)
+
+
+def _prefix_ranges(cuts, counts):
+    """(begin, end, quotes before begin, quotes before end) for each piece of one file."""
+    failed = [c for c in counts if isinstance(c, _Failed)]
+    if failed:
+        return [failed[0]] * len(cuts)
+    out, before = [], 0
+    for (begin, end), n in zip(cuts, counts):
+        out.append((begin, end, before, before + n))
+        before += n
+    return out
+
+
+def _ranges(files, fmt, blocksize):
+    """[(path, range)] in input order; range None reads the whole file (as the CLI does), a
+    tuple is a ByteRange. CSV quote counts come from tasks, one per piece of a split file."""
+    out = []
+    for path in files:
+        size = os.path.getsize(path)
+        if blocksize is None or size <= blocksize:
+            out.append((path, None))
+            continue
+        cuts = [(b, min(b + blocksize, size)) for b in range(0, size, blocksize)]
+        if fmt == "lines":
+            out.extend((path, (b, e, 0, 0)) for b, e in cuts)
+            continue
+        counts = [dask.delayed(_count_quotes, pure=True)(path, b, e) for b, e in cuts]
+        pieces = dask.delayed(_prefix_ranges, pure=True)(cuts, counts)
+        out.extend((path, pieces[i]) for i in range(len(cuts)))
+    return out
+
+
+def _shipped(view):
+    from .dask import _shipped as shipped  # one rule for how a view travels
+    return shipped(view)
+
+
+# ---- place_files ----
+
+@_guarded
+def _place_task(view, path, out, fmt, byte_range, o):
+    stats, has_bytes, has_requests = _hrw._place_range(
+        view, path, out, keys_format=fmt, range=byte_range, replicas=o["replicas"],
+        distinct=o["distinct"], partial=o["partial"], threads=o["threads"])
+    return stats, has_bytes, has_requests
+
+
+def _same_columns(parts, paths, kind):
+    """Every part has the load columns of the first (CSV files with other columns differ)."""
+    first = parts[0][1:]
+    for part, path in zip(parts, paths):
+        if part[1:] != first:
+            have = lambda c: " and ".join(n for n, x in zip(("bytes", "requests"), c) if x) or "no"
+            raise ValueError(f"{path}: has {have(part[1:])} load columns, {paths[0]} has {have(first)}: "
+                             f"the files of one {kind} must have the same columns")
+
+
+def _merge_place(view, o, parts, paths):
+    _first_failure(parts)
+    _same_columns(parts, paths, "placement")
+    return _hrw._merge_place_stats(view, o["replicas"], [p[0] for p in parts],
+                                   bytes=parts[0][1], requests=parts[0][2])
+
+
+def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE, replicas=None,
+                distinct=None, partial=False, threads=1):
+    """Places every key of the files on the workers: out/place-NNNNN.csv for range NNNNN
+    (each with `hrw place`'s header; their rows in order are `hrw place`'s rows) and
+    out/stats.json (`hrw place --stats`'s), published as one unit. Returns the stats."""
+    _check_view(view, "view")
+    r = _hrw._resolve_request(view, replicas=replicas, distinct=distinct, partial=partial)
+    o = dict(replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"], threads=threads)
+    files = _file_list(paths)
+    fmt = _format_of(files, keys_format)
+    ranges = _ranges(files, fmt, _blocksize(blocksize))
+    if not out:
+        raise ValueError("out: give the output folder")
+    folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not hrw's
+    try:
+        v = _shipped(view)
+        parts = [dask.delayed(_place_task, pure=False)(
+                     v, path, os.path.join(folder.build, f"place-{i:05d}.csv"), fmt, rng, o)
+                 for i, (path, rng) in enumerate(ranges)]
+        stats = dask.delayed(_merge_place)(v, o, parts, [p for p, _ in ranges]).compute()
+        with open(os.path.join(folder.build, "stats.json"), "wb") as f:
+            f.write(stats.encode())
+        folder.publish()
+    finally:
+        folder.close()
+    return json.loads(stats)
+
+
+# ---- plan_files: the moves of each range, then their rows from each range's first row ----
+
+@_guarded
+def _plan_task(view_a, view_b, path, fmt, byte_range, o):
+    summary, moved, moved_bytes, moved_requests = _hrw._plan_range(
+        view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
+        distinct=o["distinct"], partial=o["partial"], threads=o["threads"], batch_size=o["batch_size"])
+    loads = {k: v for k, v in (("bytes", moved_bytes), ("requests", moved_requests)) if v is not None}
+    return summary, "bytes" in loads, "requests" in loads, moved, loads
+
+
+def _first_rows(parts, paths):
+    _first_failure(parts)
+    _same_columns([p[:3] for p in parts], paths, "plan")
+    rows = [json.loads(p[0])["rows"] for p in parts]
+    return [sum(rows[:i]) for i in range(len(rows))]
+
+
+def _write_moves(part, view_a, view_b, first_rows, index, path, o):
+    _, has_bytes, has_requests, moved, loads = part
+    _, _, rows = _hrw._plan_part(view_a, view_b, moved, **loads, first_row=first_rows[index], rows=True,
+                                 replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
+                                 threads=o["threads"], batch_size=o["batch_size"])
+    with open(path, "wb") as f:  # inside the unpublished tree: publish() syncs every file
+        f.write(_hrw._moves_header(bytes=has_bytes, requests=has_requests) + rows)
+    return path
+
+
+def _merge_plan(view_a, view_b, o, parts, written):
+    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], [p[0] for p in parts],
+                                 distinct=o["distinct"], partial=o["partial"])
+
+
+def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE,
+               batch_size=1000, replicas=None, distinct=None, partial=False, threads=1,
+               max_moves_per_node=None, max_bytes_per_node=None, max_moved_fraction=None, cap_by=None,
+               node_bandwidth=None, transitions=False, svg=None):
+    """The migration plan of the files' keys, range by range on the workers: out/moves-NNNNN.csv
+    for range NNNNN (moves.csv's header and rows; their rows in order are `hrw plan`'s
+    moves.csv, batch numbers included) and out/summary.json, published as one unit. Returns
+    the summary: exactly `hrw plan`'s on the files' records in order."""
+    from .dask import _refuse_schedules
+    _refuse_schedules("hrw.dask.plan_files", max_moves_per_node=max_moves_per_node,
+                      max_bytes_per_node=max_bytes_per_node, max_moved_fraction=max_moved_fraction,
+                      cap_by=cap_by, node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
+    _check_view(view_a, "view_a")
+    _check_view(view_b, "view_b")
+    # Refused now if bad; each view then places by its own rule (contract §8).
+    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
+    o = dict(replicas=replicas, distinct=distinct, partial=partial, threads=threads, batch_size=batch_size)
+    _hrw._plan_part(view_a, view_b, [], replicas=replicas, distinct=distinct, partial=partial,
+                    batch_size=batch_size)  # refuse a bad request or batch size now
+    files = _file_list(paths)
+    fmt = _format_of(files, keys_format)
+    ranges = _ranges(files, fmt, _blocksize(blocksize))
+    if not out:
+        raise ValueError("out: give the output folder")
+    from .dask import _warn_incompatible
+    _warn_incompatible(view_a, view_b)
+    folder = _hrw._PlanFolder(os.fspath(out))
+    try:
+        va, vb = _shipped(view_a), _shipped(view_b)
+        parts = [dask.delayed(_plan_task, pure=False)(va, vb, path, fmt, rng, o) for path, rng in ranges]
+        first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
+        written = [dask.delayed(_write_moves)(part, va, vb, first_rows, i,
+                                              os.path.join(folder.build, f"moves-{i:05d}.csv"), o)
+                   for i, part in enumerate(parts)]
+        summary = dask.delayed(_merge_plan)(va, vb, o, parts, written).compute()
+        with open(os.path.join(folder.build, "summary.json"), "wb") as f:
+            f.write(summary.encode())
+        folder.publish()
+    finally:
+        folder.close()
+    return json.loads(summary)
