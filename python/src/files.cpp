@@ -59,7 +59,8 @@ py::tuple place_range(const ViewPtr& view, const std::string& path, const std::s
   std::string stats;
   {
     py::gil_scoped_release release;
-    stats = place_stats_json(run_place(request, job, has_bytes, has_requests), has_bytes, has_requests);
+    const PlaceStats counts = run_place(request, job, has_bytes, has_requests);  // sets has_*
+    stats = place_stats_json(counts, has_bytes, has_requests);
   }
   return py::make_tuple(stats, has_bytes, has_requests);
 }

@@ -1,0 +1,277 @@
+"""hrw.dask.place_files and plan_files: key files read in byte ranges by hrw's reader on
+the workers equal `hrw place` / `hrw plan` on the files' records in order, byte for byte,
+on a LocalCluster and on a scheduler and two workers started as OS processes (`dask
+scheduler`, `dask worker`); bad input is one clear error and nothing is published."""
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+
+import dask
+import pytest
+
+import hrw
+import hrw.dask
+from conftest import csv_field, random_keys, random_view_dict, run_cli, scaled, write_view
+
+FILES = 7
+
+
+def lines_text(keys, final_lf=True):
+    text = b"".join(k + b"\n" for k in keys)
+    return text if final_lf or not text else text[:-1]
+
+
+def csv_text(keys, loads, header=b"key,bytes,requests\r\n"):
+    rows = [csv_field(k) + b",%d,%d" % (loads[0][i], loads[1][i]) for i, k in enumerate(keys)]
+    return header + b"".join(r + (b"\r\n" if i % 3 == 0 else b"\n") for i, r in enumerate(rows))
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """The same awkward keys as FILES lines files and as FILES CSV files (quoted LFs, commas,
+    quotes, CRLF; one empty lines file), and each set's concatenation for the CLI."""
+    rng = random.Random(19)
+    tmp = tmp_path_factory.mktemp("files")
+    a_dict = random_view_dict(rng, nodes=9, weighted=True, zones=3, version=7)
+    b_dict = json.loads(json.dumps(a_dict))
+    b_dict["version"] = 8
+    b_dict["nodes"].pop(1)
+    b_dict["nodes"].append({"id": "node-new", "zone": "z2", "weight": 2})
+    a, b = write_view(tmp / "a.json", a_dict), write_view(tmp / "b.json", b_dict)
+    keys = random_keys(rng, scaled(6000))
+    loads = ([rng.randint(0, 10**9) for _ in keys], [rng.randint(0, 99) for _ in keys])
+    # Lines cannot hold LF, and a final CR is taken for CRLF.
+    line_keys = [k.replace(b"\n", b"") for k in keys]
+    line_keys = [k[:-1] + b"r" if k.endswith(b"\r") else k for k in line_keys]
+    cuts = sorted(rng.sample(range(1, len(keys)), FILES - 2)) + [len(keys)]
+    cuts = [0, 0] + cuts  # file 0 is empty
+    lines, csvs = [], []
+    for f in range(FILES):
+        lo, hi = cuts[f], cuts[f + 1]
+        lines.append(tmp / f"keys-{f}.txt")
+        lines[-1].write_bytes(lines_text(line_keys[lo:hi], final_lf=f != FILES - 1))
+        csvs.append(tmp / f"keys-{f}.csv")
+        csvs[-1].write_bytes(csv_text(keys[lo:hi], (loads[0][lo:hi], loads[1][lo:hi])))
+    (tmp / "all.txt").write_bytes(lines_text(line_keys))
+    (tmp / "all.csv").write_bytes(csv_text(keys, loads, header=b"key,bytes,requests\n"))
+    return dict(tmp=tmp, a=a, b=b, lines=lines, csvs=csvs)
+
+
+def parts_of(folder, prefix):
+    names = sorted(n for n in os.listdir(folder) if n.startswith(prefix))
+    assert names == [f"{prefix}{i:05d}.csv" for i in range(len(names))]
+    return [(folder / n).read_bytes() for n in names]
+
+
+def joined(parts):
+    """The parts' rows after one header: every part starts with the same header line."""
+    header = parts[0][:parts[0].index(b"\n") + 1]
+    assert all(p.startswith(header) for p in parts)
+    return header + b"".join(p[len(header):] for p in parts)
+
+
+def plan_equals_cli(data, files, everything, out, blocksize, replicas=1, keys_format=None):
+    tmp = data["tmp"]
+    flags = ["--replicas", replicas, "--distinct", "zone"] if replicas > 1 else []
+    run_cli("plan", "--from", tmp / "a.json", "--to", tmp / "b.json", "--keys", everything,
+            "--batch-size", 50, "--out", tmp / "cli-plan", "--quiet", *flags)
+    summary = hrw.dask.plan_files([str(p) for p in files], data["a"], data["b"], out=str(out),
+                                  blocksize=blocksize, batch_size=50, keys_format=keys_format,
+                                  replicas=replicas if replicas > 1 else None,
+                                  distinct="zone" if replicas > 1 else None)
+    assert summary == json.loads((tmp / "cli-plan" / "summary.json").read_bytes())
+    assert (out / "summary.json").read_bytes() == (tmp / "cli-plan" / "summary.json").read_bytes()
+    assert joined(parts_of(out, "moves-")) == (tmp / "cli-plan" / "moves.csv").read_bytes()
+    assert summary["rows"] > 0
+    return summary
+
+
+def place_equals_cli(data, files, everything, out, blocksize, replicas=1):
+    tmp = data["tmp"]
+    flags = ["--replicas", replicas, "--distinct", "zone"] if replicas > 1 else []
+    run_cli("place", "--cluster", tmp / "b.json", "--keys", everything, "--out", tmp / "cli-place.csv",
+            "--stats", tmp / "cli-stats.json", "--quiet", *flags)
+    stats = hrw.dask.place_files([str(p) for p in files], data["b"], out=str(out), blocksize=blocksize,
+                                 replicas=replicas if replicas > 1 else None,
+                                 distinct="zone" if replicas > 1 else None)
+    assert (out / "stats.json").read_bytes() == (tmp / "cli-stats.json").read_bytes()
+    assert stats == json.loads((tmp / "cli-stats.json").read_bytes())
+    assert joined(parts_of(out, "place-")) == (tmp / "cli-place.csv").read_bytes()
+    return stats
+
+
+# blocksize None reads each file whole; 97 and 1000 bytes split them at random-looking
+# offsets (inside quoted fields, on CR, right after LF): every boundary case occurs.
+@pytest.mark.parametrize("blocksize", [None, 97, 1000])
+@pytest.mark.parametrize("kind", ["lines", "csv"])
+def test_files_equal_the_cli_on_a_local_cluster(client, data, tmp_path, kind, blocksize):
+    files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
+        (data["csvs"], data["tmp"] / "all.csv")
+    plan_equals_cli(data, files, everything, tmp_path / "plan", blocksize)
+    place_equals_cli(data, files, everything, tmp_path / "place", blocksize)
+    if blocksize:
+        ranges = len(os.listdir(tmp_path / "plan")) - 1
+        assert ranges > FILES  # the files were split
+
+
+@pytest.mark.parametrize("kind", ["lines", "csv"])
+def test_replica_sets_by_files(client, data, tmp_path, kind):
+    files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
+        (data["csvs"], data["tmp"] / "all.csv")
+    plan_equals_cli(data, files, everything, tmp_path / "plan", 500, replicas=2)
+    stats = place_equals_cli(data, files, everything, tmp_path / "place", 500, replicas=3)
+    assert stats["replicas"] == 3
+
+
+def test_a_glob_and_one_big_range_per_file(data, tmp_path):
+    with dask.config.set(scheduler="synchronous"):
+        stats = hrw.dask.place_files(str(data["tmp"] / "keys-*.txt"), data["b"], out=str(tmp_path / "p"))
+    assert len(parts_of(tmp_path / "p", "place-")) == FILES
+    assert stats["keys"] == sum(len(p.read_bytes().split(b"\n")) for p in data["lines"]) - FILES + 1
+
+
+# ---- errors: the first in input order, the CLI's words, nothing published ----
+
+def tree(folder):
+    return {n: (folder / n).read_bytes() for n in sorted(os.listdir(folder))}
+
+
+@pytest.mark.parametrize("bad, blocksize", [(b"x,1,2,3\n", 200), (b"y,-5,1\n", 200), (b'"open,1,1\n', 200),
+                                            (b"z,1,1\n", None)])
+def test_a_malformed_row_in_one_range_is_the_clis_error(client, data, tmp_path, bad, blocksize):
+    files = [tmp_path / f"k{i}.csv" for i in range(4)]
+    good = [p.read_bytes() for p in data["csvs"][1:5]]
+    for i, (path, text) in enumerate(zip(files, good)):
+        if i == 2:  # the bad row in the middle of file 2, and a later one in file 3
+            rows = text.split(b"\n")
+            text = b"\n".join(rows[:len(rows) // 2]) + b"\n" + bad + b"\n".join(rows[len(rows) // 2:])
+        if i == 3:
+            text += b"late,error,here\n"
+        path.write_bytes(text)
+    everything = tmp_path / "all.csv"
+    everything.write_bytes(good[0] + b"".join(f.read_bytes().split(b"\n", 1)[1] for f in files[1:]))
+    out = tmp_path / "out"
+    run_cli("plan", "--from", data["tmp"] / "a.json", "--to", data["tmp"] / "b.json", "--keys",
+            files[0], "--out", out, "--quiet")
+    before = tree(out)
+    # The first error in input order: file 2's bad row, or (a good row) file 3's late one.
+    expected_file = files[3] if bad == b"z,1,1\n" else files[2]
+    code, _, err = run_cli("plan", "--from", data["tmp"] / "a.json", "--to", data["tmp"] / "b.json",
+                           "--keys", expected_file, "--out", tmp_path / "cli", "--quiet", ok=False)
+    assert code == 2
+    expected = err[len("hrw: "):].strip()
+    with pytest.raises(ValueError) as e:
+        hrw.dask.plan_files([str(f) for f in files], data["a"], data["b"], out=str(out), blocksize=blocksize)
+    assert str(e.value) == expected
+    assert tree(out) == before  # the old plan, byte for byte, and no temp tree beside it
+    assert [n for n in os.listdir(tmp_path) if n.startswith(".out.tmp")] == []
+    with pytest.raises(ValueError) as e:
+        hrw.dask.place_files([str(f) for f in files], data["b"], out=str(tmp_path / "place"), blocksize=blocksize)
+    assert str(e.value) == expected
+    assert not (tmp_path / "place").exists() or os.listdir(tmp_path / "place") == []
+
+
+def test_a_quote_inside_an_unquoted_field_needs_the_whole_file(data, tmp_path):
+    path = tmp_path / "bare.csv"
+    path.write_bytes(b"key\n" + b"".join(b"k%d\n" % i for i in range(100)) + b'ab"c\n' +
+                     b"".join(b"m%d\n" % i for i in range(100)))
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match=r"bare.csv: line 102: a quote inside an unquoted field.*"
+                                             r"read this file whole"):
+            hrw.dask.place_files([str(path)], data["b"], out=str(tmp_path / "split"), blocksize=64)
+        stats = hrw.dask.place_files([str(path)], data["b"], out=str(tmp_path / "whole"), blocksize=None)
+    assert stats["keys"] == 201
+
+
+def test_bad_inputs_are_refused_before_any_task(data, tmp_path):
+    a, b = data["a"], data["b"]
+    lines = [str(p) for p in data["lines"]]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "keys.json").write_bytes(b"{}\n")
+    (tmp_path / "other.csv").write_bytes(b"key\nk\n")
+    cases = [
+        (dict(paths=[str(tmp_path / "missing.txt")]), ValueError, "missing.txt: cannot open: No such file"),
+        (dict(paths=str(tmp_path / "nothing-*.txt")), ValueError, "no file matches"),
+        (dict(paths=[]), ValueError, "paths: no files given"),
+        (dict(paths=[str(fifo)]), ValueError, "fifo: not a regular file"),
+        (dict(paths=[str(tmp_path)]), ValueError, "not a regular file"),
+        (dict(paths=lines + [str(tmp_path / "other.csv")]), ValueError, "is read as lines and"),
+        (dict(paths=[str(tmp_path / "keys.json")]), ValueError, "JSON is not a keys format"),
+        (dict(paths=lines, blocksize=0), ValueError, "blocksize must be a positive number"),
+        (dict(paths=lines, blocksize="lots"), ValueError, ""),
+        (dict(paths=lines, keys_format="json"), ValueError, "keys_format: unknown format"),
+        (dict(paths=lines, replicas=0), ValueError, "replicas must be at least 1"),
+        (dict(paths=lines, out=""), ValueError, "out: give the output folder"),
+    ]
+    for kwargs, error, words in cases:
+        kwargs = dict(dict(out=str(tmp_path / "out")), **kwargs)
+        paths = kwargs.pop("paths")
+        with pytest.raises(error, match=words or None):
+            hrw.dask.place_files(paths, b, **kwargs)
+        with pytest.raises(error, match=words or None):
+            hrw.dask.plan_files(paths, a, b, **kwargs)
+    with pytest.raises(TypeError, match="hrw.ClusterView"):
+        hrw.dask.place_files(lines, "view", out=str(tmp_path / "out"))
+    with pytest.raises(ValueError, match="max_moves_per_node: not supported by hrw.dask.plan_files"):
+        hrw.dask.plan_files(lines, a, b, out=str(tmp_path / "out"), max_moves_per_node=10)
+    assert not (tmp_path / "out").exists() or os.listdir(tmp_path / "out") == []
+
+
+# ---- a scheduler and two workers as OS processes, over TCP on 127.0.0.1 ----
+
+@pytest.fixture(scope="module")
+def process_cluster(tmp_path_factory):
+    """`dask scheduler` and two `dask worker` processes of Debian's python3-distributed,
+    started here and stopped by PID; each step bounded in time."""
+    from distributed import Client
+    tmp = tmp_path_factory.mktemp("cluster")
+    scheduler_file = tmp / "scheduler.json"
+    dask_cli = "/usr/bin/dask"
+    common = dict(stdout=open(tmp / "log.txt", "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    procs = [subprocess.Popen([dask_cli, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)], **common)]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() or not scheduler_file.read_bytes().strip():
+            assert procs[0].poll() is None, (tmp / "log.txt").read_text()
+            assert time.monotonic() < deadline, "the scheduler did not start within 60 s"
+            time.sleep(0.1)
+        for w in range(2):
+            procs.append(subprocess.Popen([dask_cli, "worker", "--scheduler-file", str(scheduler_file),
+                                           "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
+                                           "--name", f"worker-{w}", "--local-directory", str(tmp / f"w{w}"),
+                                           "--host", "127.0.0.1"], **common))
+        with Client(scheduler_file=str(scheduler_file), timeout=60) as c:
+            c.wait_for_workers(2, timeout=60)
+            address = c.scheduler.address
+            assert address.startswith("tcp://127.0.0.1:"), address
+            workers = c.scheduler_info()["workers"]
+            assert len(workers) == 2 and all(w.startswith("tcp://127.0.0.1:") for w in workers)
+            yield c
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(timeout=10)
+
+
+@pytest.mark.parametrize("kind", ["lines", "csv"])
+def test_files_equal_the_cli_on_scheduler_and_worker_processes(process_cluster, data, tmp_path, kind):
+    files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
+        (data["csvs"], data["tmp"] / "all.csv")
+    plan_equals_cli(data, files, everything, tmp_path / "plan", 700)
+    place_equals_cli(data, files, everything, tmp_path / "place", 700)
+    # Two worker processes, neither of them this one, and both ran tasks.
+    pids = process_cluster.run(os.getpid)
+    assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
+    executed = process_cluster.run(lambda dask_worker: dask_worker.executed_count)
+    assert all(n > 0 for n in executed.values()), executed
