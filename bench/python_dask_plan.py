@@ -1,128 +1,142 @@
 #!/usr/bin/python3
-"""hrw.dask.plan on 10^7 keys in 20 CSV partitions, on a LocalCluster of 2 worker
-processes (1 thread each): keys/s end to end, and where the workers' time goes.
+"""hrw on Dask against one CLI thread, in one run: the plan of `hrw sample`'s keys (user:0 ...)
+in 20 files, views node-000..node-099 (v1) -> the same plus node-100 (v2), on a LocalCluster
+of 2 worker processes x 1 thread over 127.0.0.1 (up before the clocks start):
 
-Keys: hrw_bench's (16 hex digits of splitmix64(i)), one `key` column, 20 files of 5*10^5
-keys. Views: node-000..node-099 (version 1) -> the same plus node-100 (version 2). The
-workers' compute time per task kind comes from distributed's task stream; the time inside
-the hrw calls (key conversion + both placements + accounting + rows) is measured on the
-workers by wrapping hrw._hrw._plan_part (client.run). Also checks the summary against
-`hrw plan` on the concatenated file when --cli is given.
+  cli         `hrw plan --threads 1` on the concatenated file (one process, wall time);
+  plan_files  hrw.dask.plan_files over the 20 files (graph submission to the published folder);
+  dataframe   hrw.dask.plan over dask.dataframe.read_csv of the same files (the older path).
 
-Usage: PYTHONPATH=BUILD/python /usr/bin/python3 -P bench/python_dask_plan.py [--keys N] [--cli BUILD/hrw]
+Each is checked against the CLI's summary.json. Then where the workers' time goes in
+plan_files: compute time per task kind (distributed's task stream), and inside the plan
+tasks the C++ stages (reading + parsing, placing, accounting), from hrw's stage timers.
+
+Usage: PYTHONPATH=BUILD/python /usr/bin/python3 -P bench/python_dask_plan.py --cli BUILD/hrw
+       [--keys 100000000] [--files 20] [--repeats 3] [--dataframe-repeats 1] [--dir DIR]
 """
 import argparse
 import collections
 import json
 import os
+import re
+import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
 import dask.dataframe as dd
-import numpy as np
 from distributed import Client, LocalCluster, get_task_stream
 
 import hrw
 import hrw.dask
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -P leaves it out
-from python_place import splitmix_hex_keys  # noqa: E402
 
-
-def write_partitions(folder, n, parts):
-    data, _ = splitmix_hex_keys(n)
-    lines = np.concatenate([data.reshape(n, 16), np.full((n, 1), ord("\n"), np.uint8)], axis=1)
-    paths = []
-    for p in range(parts):
-        lo, hi = n * p // parts, n * (p + 1) // parts
-        paths.append(os.path.join(folder, f"part-{p:02d}.csv"))
-        with open(paths[-1], "wb") as f:
-            f.write(b"key\n")
-            lines[lo:hi].tofile(f)
+def write_inputs(tmp, cli, keys, files):
+    subprocess.run([cli, "sample", "--keys", str(keys), "--out", tmp], check=True, capture_output=True)
+    subprocess.run(["split", "-n", f"l/{files}", "-d", "-a", "2", "--additional-suffix=.txt",
+                    f"{tmp}/keys.txt", f"{tmp}/part-"], check=True)
+    paths = [f"{tmp}/part-{i:02d}.txt" for i in range(files)]
+    for name, n, version in (("a", 100, 1), ("b", 101, 2)):
+        with open(f"{tmp}/{name}.json", "w") as f:
+            json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
     return paths
 
 
-def install_timer():
-    """On a worker: accumulate the wall time spent inside hrw._hrw._plan_part."""
-    import time as t
+def install_stage_timer():
+    """On a worker: time hrw's C++ stages inside every plan task (_plan_range, times=True)."""
     from hrw import _hrw
-    if not hasattr(_hrw, "_bench_seconds"):
-        inner = _hrw._plan_part
+    if not hasattr(_hrw, "_bench_inner"):
+        _hrw._bench_inner = _hrw._plan_range
 
         def timed(*args, **kwargs):
-            t0 = t.perf_counter()
-            try:
-                return inner(*args, **kwargs)
-            finally:
-                _hrw._bench_seconds += t.perf_counter() - t0
-        _hrw._plan_part = timed
-    _hrw._bench_seconds = 0.0
+            result = _hrw._bench_inner(*args, times=True, **kwargs)
+            for k, v in result.pop("seconds").items():
+                _hrw._bench_stages[k] = _hrw._bench_stages.get(k, 0.0) + v
+            return result
+        _hrw._plan_range = timed
+    _hrw._bench_stages = {}
 
 
-def read_timer():
+def read_stage_timer():
     from hrw import _hrw
-    return _hrw._bench_seconds
+    return _hrw._bench_stages
 
 
 def task_kind(key):
-    name = key[0] if isinstance(key, tuple) else key
-    name = str(name).strip("('")
-    for kind in ("read-csv", "_count_part", "_write_part", "_first_rows", "_merge", "hrw-view", "getitem"):
-        if name.startswith(kind):
-            return kind
-    return name.split("-")[0]
+    name = str(key[0] if isinstance(key, tuple) else key).strip("('")
+    return "view" if name.startswith("hrw-view") else re.match(r"[A-Za-z_]*", name).group(0) or name
+
+
+def timed(runs, fn):
+    walls, result = [], None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = fn()
+        walls.append(time.perf_counter() - t0)
+    return statistics.median(walls), min(walls), max(walls), result
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--keys", type=int, default=10**7)
-    ap.add_argument("--partitions", type=int, default=20)
-    ap.add_argument("--cli", help="hrw binary: also run hrw plan on the concatenated file and compare")
+    ap.add_argument("--cli", required=True, help="the hrw binary")
+    ap.add_argument("--keys", type=int, default=10**8)
+    ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--dataframe-repeats", type=int, default=1)
+    ap.add_argument("--dir", help="work folder (default: a temp folder); inputs are reused")
     a = ap.parse_args()
-    view_a = hrw.ClusterView.from_ids([f"node-{i:03d}" for i in range(100)], version=1)
-    view_b = hrw.ClusterView.from_ids([f"node-{i:03d}" for i in range(101)], version=2)
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = write_partitions(tmp, a.keys, a.partitions)
+    with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
+        paths = write_inputs(tmp, a.cli, a.keys, a.files)
+        view_a = hrw.ClusterView.from_json(f"{tmp}/a.json")
+        view_b = hrw.ClusterView.from_json(f"{tmp}/b.json")
+        n = a.keys
+        cli = [a.cli, "plan", "--threads", "1", "--quiet", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json",
+               "--keys", f"{tmp}/keys.txt", "--out", f"{tmp}/cli"]
+        subprocess.run(cli, check=True)  # warms the page cache
+        cli_s = timed(a.repeats, lambda: subprocess.run(cli, check=True))
+        with open(f"{tmp}/cli/summary.json") as f:
+            expected = json.load(f)
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            client.run(install_timer)
-            ddf = dd.read_csv(paths, blocksize=None, dtype={"key": object}, keep_default_na=False,
-                              na_filter=False)
+            client.run(install_stage_timer)
+            out = f"{tmp}/files"
+            files_s = timed(a.repeats, lambda: hrw.dask.plan_files(paths, view_a, view_b, out=out))
+            assert files_s[3] == expected, "plan_files differs from hrw plan"
+            client.run(install_stage_timer)  # one more run, observed
             with get_task_stream(client) as ts:
                 t0 = time.perf_counter()
-                summary = hrw.dask.plan(ddf, view_a, view_b, column="key", out=os.path.join(tmp, "plan"))
-                wall = time.perf_counter() - t0
-            in_hrw = sum(client.run(read_timer).values())
+                hrw.dask.plan_files(paths, view_a, view_b, out=out)
+                observed = time.perf_counter() - t0
+            stages = collections.Counter()
+            for s in client.run(read_stage_timer).values():
+                stages.update(s)
+            ddf = dd.read_csv(paths, blocksize=None, header=None, names=["key"], dtype={"key": object},
+                              keep_default_na=False, na_filter=False)
+            frame_s = timed(a.dataframe_repeats,
+                            lambda: hrw.dask.plan(ddf, view_a, view_b, column="key", out=f"{tmp}/frame"))
+            assert frame_s[3] == expected, "hrw.dask.plan differs from hrw plan"
         per_kind = collections.Counter()
         for task in ts.data:
             for s in task["startstops"]:
                 if s["action"] == "compute":
                     per_kind[task_kind(task["key"])] += s["stop"] - s["start"]
-        worker = sum(per_kind.values())
-        print(f"{a.keys} keys in {a.partitions} partitions, 2 workers x 1 thread: "
-              f"{wall:.2f} s wall, {a.keys / wall / 1e6:.2f} M keys/s; moved {summary['moved']}")
-        print(f"worker compute time {worker:.2f} s:")
-        for kind, sec in per_kind.most_common():
-            print(f"  {kind:<12} {sec:7.2f} s  {100 * sec / worker:5.1f}%")
-        print(f"  inside hrw (_plan_part calls): {in_hrw:.2f} s = {100 * in_hrw / worker:.1f}% of worker time")
-        if a.cli:
-            with open(os.path.join(tmp, "all.csv"), "wb") as f:
-                f.write(b"key\n")
-                for p in paths:
-                    with open(p, "rb") as g:
-                        g.readline()
-                        f.write(g.read())
-            for v, name in ((view_a, "a"), (view_b, "b")):
-                with open(os.path.join(tmp, f"{name}.json"), "w") as f:
-                    json.dump({"version": v.version, "nodes": [i.decode() for i in v.ids]}, f)
-            subprocess.run([a.cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json",
-                            "--keys", f"{tmp}/all.csv", "--out", f"{tmp}/cli"], check=True,
-                           capture_output=True)
-            with open(f"{tmp}/cli/summary.json") as f:
-                same = json.load(f) == summary
-            print(f"summary equals hrw plan on the concatenated file: {same}")
+    cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
+    print(f"{n} keys in {a.files} files, 100 -> 101 nodes, {cpu}, {os.cpu_count()} cores; "
+          f"moved {expected['moved']}; medians of {a.repeats} (min-max)")
+    rows = [("hrw plan --threads 1", cli_s), ("plan_files, 2 workers", files_s),
+            ("dask.plan (dataframe)", frame_s)]
+    for name, (med, lo, hi, _) in rows:
+        print(f"  {name:<24} {med:7.2f} s ({lo:.2f}-{hi:.2f})  {n / med / 1e6:8.2f} M keys/s")
+    print(f"  plan_files / cli: {cli_s[0] / files_s[0]:.2f}x   plan_files / dataframe: {frame_s[0] / files_s[0]:.1f}x")
+    busy = sum(per_kind.values())
+    print(f"plan_files, one observed run: {observed:.2f} s wall, {busy:.2f} s of worker compute "
+          f"({busy / (2 * observed) * 100:.0f}% of 2 workers' wall); per task kind:")
+    for kind, sec in per_kind.most_common():
+        print(f"  {kind:<16} {sec:7.2f} s  {100 * sec / busy:5.1f}%")
+    wall = stages.get("wall", 0.0)
+    print(f"inside the plan tasks' C++ ({wall:.2f} s): read+parse {stages.get('read', 0):.2f} s, "
+          f"place {stages.get('place', 0):.2f} s, account {stages.get('digest', 0) + stages.get('consume', 0):.2f} s; "
+          f"outside hrw's C++ (Dask, pickling, Python): {2 * observed - wall:.2f} s of the 2 workers' wall")
 
 
 if __name__ == "__main__":

@@ -43,16 +43,31 @@ PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyL
                    const PartOptions& options);
 
 // A part read from a file, or from one byte range of it (KeyInput::range), streamed chunk
-// by chunk through the same accounting: its summary and its moved keys with their loads,
-// in input order (a plan over files renders their rows once each part's first row is
-// known: docs/python.md, "hrw.dask over files").
+// by chunk through the same accounting: its summary, and its moves.csv rows without their
+// batch column (the part does not know its first row yet: number_move_rows adds them once
+// it is known, docs/python.md "hrw.dask over files") or its moved keys with their loads,
+// in input order.
 struct FilePlanPart {
   PlanSummary summary;
-  KeyBatch moved;
+  std::string header;                   // moves.csv's header for the keys' load columns
+  std::string rows;                     // rows without "batch,", when asked for
+  std::vector<std::uint64_t> row_starts;  // where each row starts in `rows`
+  KeyBatch moved;                       // when asked for
   std::vector<std::uint64_t> moved_bytes;     // per moved key, when the input has bytes
   std::vector<std::uint64_t> moved_requests;  // per moved key, when it has requests
 };
-FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size);
+struct FilePartOutputs {
+  bool rows = true;
+  bool moved_keys = false;
+};
+// times: where the part's time went (benchmarks), filled when not null.
+FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size,
+                            FilePartOutputs outputs = {}, StageTimes* times = nullptr);
+
+// A part's rows (FilePlanPart::rows, row_starts) with their batch numbers, the part's rows
+// counted from `first_row` of the whole plan: row k is in batch k / batch_size + 1.
+std::string number_move_rows(std::string_view rows, const std::vector<std::uint64_t>& row_starts,
+                             std::uint64_t first_row, std::uint64_t batch_size);
 
 // summary.json text back into a PlanSummary: what a part sends to the merge. InputError
 // when the text is not a summary.

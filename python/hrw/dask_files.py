@@ -128,7 +128,9 @@ def _ranges(files, fmt, blocksize):
         if blocksize is None or size <= blocksize:
             out.append((path, None))
             continue
-        cuts = [(b, min(b + blocksize, size)) for b in range(0, size, blocksize)]
+        # As many ranges as blocksize asks for, of equal size (no small last range).
+        pieces = -(-size // blocksize)
+        cuts = [(size * i // pieces, size * (i + 1) // pieces) for i in range(pieces)]
         if fmt == "lines":
             out.extend((path, (b, e, 0, 0)) for b, e in cuts)
             continue
@@ -202,11 +204,11 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
 
 @_guarded
 def _plan_task(view_a, view_b, path, fmt, byte_range, o):
-    summary, moved, moved_bytes, moved_requests = _hrw._plan_range(
-        view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
-        distinct=o["distinct"], partial=o["partial"], threads=o["threads"], batch_size=o["batch_size"])
-    loads = {k: v for k, v in (("bytes", moved_bytes), ("requests", moved_requests)) if v is not None}
-    return summary, "bytes" in loads, "requests" in loads, moved, loads
+    part = _hrw._plan_range(view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
+                            distinct=o["distinct"], partial=o["partial"], threads=o["threads"],
+                            batch_size=o["batch_size"])
+    summary = json.loads(part["summary"])
+    return part["summary"], "bytes" in summary, "requests" in summary, part
 
 
 def _first_rows(parts, paths):
@@ -216,13 +218,11 @@ def _first_rows(parts, paths):
     return [sum(rows[:i]) for i in range(len(rows))]
 
 
-def _write_moves(part, view_a, view_b, first_rows, index, path, o):
-    _, has_bytes, has_requests, moved, loads = part
-    _, _, rows = _hrw._plan_part(view_a, view_b, moved, **loads, first_row=first_rows[index], rows=True,
-                                 replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
-                                 threads=o["threads"], batch_size=o["batch_size"])
+def _write_moves(part, first_rows, index, path, o):
+    rows = part[3]
+    numbered = _hrw._number_move_rows(rows["rows"], rows["row_starts"], first_rows[index], o["batch_size"])
     with open(path, "wb") as f:  # inside the unpublished tree: publish() syncs every file
-        f.write(_hrw._moves_header(bytes=has_bytes, requests=has_requests) + rows)
+        f.write(rows["header"] + numbered)
     return path
 
 
@@ -262,7 +262,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
         va, vb = _shipped(view_a), _shipped(view_b)
         parts = [dask.delayed(_plan_task, pure=False)(va, vb, path, fmt, rng, o) for path, rng in ranges]
         first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
-        written = [dask.delayed(_write_moves)(part, va, vb, first_rows, i,
+        written = [dask.delayed(_write_moves)(part, first_rows, i,
                                               os.path.join(folder.build, f"moves-{i:05d}.csv"), o)
                    for i, part in enumerate(parts)]
         summary = dask.delayed(_merge_plan)(va, vb, o, parts, written).compute()

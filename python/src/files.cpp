@@ -79,27 +79,62 @@ std::string merge_place_stats(const ViewPtr& view, long long replicas, const std
   return place_stats_json(total, has_bytes, has_requests);
 }
 
-// (summary JSON, moved keys as (uint8 data, int64 offsets), bytes or None, requests or None).
-py::tuple plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& path,
-                     const std::optional<std::string>& format, const std::optional<Range>& range,
-                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                     unsigned threads, long long batch_size) {
+// {"summary": JSON, "header": moves.csv's header, "rows": rows without their batch column,
+// "row_starts": uint64}; with moved_keys, also "moved": (uint8 data, int64 offsets) and
+// "bytes" / "requests" (uint64, per moved key) when the input has them; with times,
+// "seconds": {stage: seconds}.
+py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& path,
+                    const std::optional<std::string>& format, const std::optional<Range>& range,
+                    std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
+                    unsigned threads, long long batch_size, bool moved_keys, bool times) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads);
   const KeyInput in = key_input(path, format, range);
   FilePlanPart part;
+  StageTimes stages;
   {
     py::gil_scoped_release release;
-    part = plan_file_part(requests, in, static_cast<std::uint64_t>(batch_size));
+    part = plan_file_part(requests, in, static_cast<std::uint64_t>(batch_size), {!moved_keys, moved_keys},
+                          times ? &stages : nullptr);
   }
-  const KeyBatch& moved = part.moved;
-  py::array_t<std::uint8_t> data(static_cast<py::ssize_t>(moved.byte_size()),
-                                 reinterpret_cast<const std::uint8_t*>(moved.data()));
-  py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(moved.size() + 1),
-                                    reinterpret_cast<const std::int64_t*>(moved.offsets()));
-  return py::make_tuple(summary_json(part.summary), py::make_tuple(data, offsets),
-                        array_or_none(part.moved_bytes, part.summary.has_bytes),
-                        array_or_none(part.moved_requests, part.summary.has_requests));
+  py::dict out;
+  out["summary"] = summary_json(part.summary);
+  out["header"] = py::bytes(part.header);
+  if (!moved_keys) {
+    out["rows"] = py::bytes(part.rows);
+    out["row_starts"] = array_or_none(part.row_starts, true);
+  } else {
+    const KeyBatch& moved = part.moved;
+    py::array_t<std::uint8_t> data(static_cast<py::ssize_t>(moved.byte_size()),
+                                   reinterpret_cast<const std::uint8_t*>(moved.data()));
+    py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(moved.size() + 1),
+                                      reinterpret_cast<const std::int64_t*>(moved.offsets()));
+    out["moved"] = py::make_tuple(data, offsets);
+    if (part.summary.has_bytes) out["bytes"] = array_or_none(part.moved_bytes, true);
+    if (part.summary.has_requests) out["requests"] = array_or_none(part.moved_requests, true);
+  }
+  if (times) {
+    py::dict seconds;  // summed over the part's chunks (bench/python_dask_plan.py)
+    for (const auto& [name, ns] : {std::pair{"read", &stages.read}, {"place", &stages.place},
+                                   {"digest", &stages.digest}, {"consume", &stages.consume},
+                                   {"wall", &stages.wall}})
+      seconds[name] = static_cast<double>(ns->load()) * 1e-9;
+    out["seconds"] = seconds;
+  }
+  return out;
+}
+
+py::bytes number_rows(const py::bytes& rows, const py::array_t<std::uint64_t, py::array::c_style>& starts,
+                      std::uint64_t first_row, long long batch_size) {
+  if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
+  const std::string_view text(rows);
+  const std::vector<std::uint64_t> at(starts.data(), starts.data() + starts.size());
+  std::string numbered;
+  {
+    py::gil_scoped_release release;
+    numbered = number_move_rows(text, at, first_row, static_cast<std::uint64_t>(batch_size));
+  }
+  return py::bytes(numbered);
 }
 
 }  // namespace
@@ -120,7 +155,9 @@ void bind_files(py::module_& m) {
   m.def("_plan_range", &plan_range, py::arg("view_a"), py::arg("view_b"), py::arg("path"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
-        py::arg("batch_size") = 1000);
+        py::arg("batch_size") = 1000, py::arg("moved_keys") = false, py::arg("times") = false);
+  m.def("_number_move_rows", &number_rows, py::arg("rows"), py::arg("row_starts"), py::arg("first_row"),
+        py::arg("batch_size"));
 }
 
 }  // namespace hrw::python

@@ -3,6 +3,7 @@
 #include "hrw/plan_parts.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 
@@ -63,6 +64,27 @@ class MoveMarker {
 
   std::vector<std::uint32_t> to_index_;
   std::vector<std::uint32_t> set_a_, set_b_;
+};
+
+// moves.csv rows without their batch column, and where each starts (FilePlanPart): each
+// row is rendered with batch 1 and its "1," taken off again, so the row format stays
+// MoveCsv's alone.
+class UnnumberedRows : public MoveSink {
+ public:
+  UnnumberedRows(const MoveCsv& csv, std::string& out, std::vector<std::uint64_t>& starts)
+      : csv_(&csv), out_(&out), starts_(&starts) {}
+  void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override {
+    const std::size_t at = out_->size();
+    csv_->append_row(*out_, 1, chunk.keys[i], from, to, chunk.bytes_of(i), chunk.requests_of(i));
+    if (out_->compare(at, 2, "1,") != 0) throw std::logic_error("moves.csv rows must start with the batch");
+    out_->erase(at, 2);
+    starts_->push_back(at);
+  }
+
+ private:
+  const MoveCsv* csv_;
+  std::string* out_;
+  std::vector<std::uint64_t>* starts_;
 };
 
 void fill_chunk(const KeyView& keys, const KeyLoads& loads, std::size_t lo, std::size_t hi,
@@ -172,15 +194,24 @@ PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyL
   return part;
 }
 
-FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size) {
+FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size,
+                            FilePartOutputs outputs, StageTimes* times) {
   MoveMarker marker(requests.from.view(), requests.to.view());
   KeySource source(keys);
   FilePlanPart part;
-  std::vector<std::uint64_t> moved;  // the chunk's moved keys (indices in the part)
+  std::optional<MoveCsv> csv;
+  std::optional<UnnumberedRows> rows;
+  std::vector<std::uint64_t> moved;  // the chunk's moved keys (indices in the chunk)
   part.summary = stream_plan(
-      requests.from, requests.to, source, {keys.chunk_keys}, batch_size,
-      [](const PlanBuilder&) -> MoveSink* { return nullptr; },
+      requests.from, requests.to, source, {keys.chunk_keys, times}, batch_size,
+      [&](const PlanBuilder& builder) -> MoveSink* {
+        csv.emplace(builder.ids(), source.has_bytes(), source.has_requests());
+        part.header = csv->header();
+        rows.emplace(*csv, part.rows, part.row_starts);
+        return outputs.rows ? &*rows : nullptr;
+      },
       [&](const ChunkWork& work) {
+        if (!outputs.moved_keys) return;
         const KeyChunk& chunk = work.chunk;
         moved.clear();
         marker.mark(work.placements[0], work.placements[1], 0, moved);
@@ -190,10 +221,27 @@ FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, 
           if (source.has_requests()) part.moved_requests.push_back(chunk.requests[i]);
         }
       });
-  if (part.moved.size() != part.summary.moved.keys)
+  if (outputs.moved_keys && part.moved.size() != part.summary.moved.keys)
     throw std::logic_error(fmt::format("plan part: {} keys marked as moved, {} counted", part.moved.size(),
                                        part.summary.moved.keys));
+  if (outputs.rows && part.row_starts.size() != part.summary.rows)
+    throw std::logic_error(fmt::format("plan part: {} rows written, {} counted", part.row_starts.size(),
+                                       part.summary.rows));
   return part;
+}
+
+std::string number_move_rows(std::string_view rows, const std::vector<std::uint64_t>& row_starts,
+                             std::uint64_t first_row, std::uint64_t batch_size) {
+  if (batch_size == 0) throw InputError("batch size must be at least 1");
+  std::string out;
+  out.reserve(rows.size() + row_starts.size() * 8);
+  for (std::size_t i = 0; i < row_starts.size(); ++i) {
+    const std::uint64_t end = i + 1 < row_starts.size() ? row_starts[i + 1] : rows.size();
+    if (row_starts[i] > end || end > rows.size()) throw InputError("move rows: row starts out of order");
+    fmt::format_to(std::back_inserter(out), "{},", (first_row + i) / batch_size + 1);
+    out.append(rows.substr(row_starts[i], end - row_starts[i]));
+  }
+  return out;
 }
 
 PlanSummary parse_summary_json(std::string_view text) {
