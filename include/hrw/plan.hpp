@@ -162,6 +162,11 @@ struct PlanJob {
   bool transitions = false;  // also DIR/transitions.csv
   ProgressCallback progress;   // may be empty
   StageTimes* times = nullptr;  // benchmarks: filled when not null
+  // A plan computed in parts (plan_parts.hpp) whose moves are needed all at once (rounds,
+  // transitions, the SVG): `memory` holds only the parts' moved keys, in input order, and
+  // this is their merged summary, which the folder's summary.json reports (checked to
+  // count exactly the moves the moved keys make). Null: the keys are all the keys.
+  const PlanSummary* all_keys = nullptr;
 };
 // Writes out_dir/moves.csv and out_dir/summary.json (and the SVG) all-or-nothing.
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job);

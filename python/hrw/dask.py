@@ -134,11 +134,54 @@ def _merge(view_a, view_b, o, summaries, written):
                                  distinct=o["distinct"], partial=o["partial"])
 
 
-def _refuse_schedules(function, **options):
-    for name, value in options.items():
-        if value not in (None, False):
-            raise ValueError(f"{name}: not supported by {function} yet (rounds and staged "
-                             "plans need every move at once): use hrw.plan(..., out=DIR)")
+def _refuse_staged(function, max_moved_fraction, cap_by):
+    for name, value in (("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by)):
+        if value is not None:
+            raise ValueError(f"{name}: not supported by {function}: a staged plan measures every "
+                             "intermediate view over every key (use hrw.plan(..., out=DIR) or the CLI)")
+
+
+def _schedule(batch_size, **options):
+    """The options that need every move at once (rounds, transitions, the SVG), or None."""
+    given = {k: v for k, v in options.items() if v is not None and v is not False}  # 0 is given
+    if not given:
+        return None
+    limits = [k for k in ("max_moves_per_node", "max_bytes_per_node") if k in given]
+    _hrw._check_schedule(options["max_moves_per_node"], options["max_bytes_per_node"],
+                         options["node_bandwidth"], batch_size if limits and batch_size != 1000 else None)
+    return options
+
+
+def _check_bytes_for(schedule, has_bytes, what):
+    """Byte limits and bandwidths need a bytes column: refused before any task."""
+    for name in ("max_bytes_per_node", "node_bandwidth"):
+        if schedule and schedule[name] is not None and not has_bytes:
+            raise ValueError(f"{name}: needs a bytes column in the keys ({what} has none)")
+
+
+def _publish_all_moves(view_a, view_b, o, schedule, out, summaries, keys, loads):
+    """Rounds, transitions and the SVG over the merged moves (after the parallel pass, on
+    the client): the moved keys of every part in input order, planned again by the CLI's
+    writer, with the parts' merged counts as the summary (hrw::PlanJob::all_keys). The
+    folder is the CLI's: moves.csv, summary.json, from.json, to.json, ... published whole."""
+    svg = schedule["svg"]
+    return json.loads(_hrw._plan_folder(
+        view_a, view_b, keys, **loads, replicas=o["replicas"], distinct=o["distinct"],
+        partial=o["partial"], threads=0,
+        batch_size=None if schedule["max_moves_per_node"] or schedule["max_bytes_per_node"] else o["batch_size"],
+        max_moves_per_node=schedule["max_moves_per_node"], max_bytes_per_node=schedule["max_bytes_per_node"],
+        node_bandwidth=schedule["node_bandwidth"], transitions=schedule["transitions"],
+        svg="" if svg is None else os.fspath(svg), out=os.fspath(out), parts=list(summaries)))
+
+
+def _concat_keys(pairs):
+    """(data, offsets) pairs back to back: one (data, offsets)."""
+    data = np.concatenate([d for d, _ in pairs]) if pairs else np.zeros(0, np.uint8)
+    offsets, base = [np.zeros(1, np.int64)], 0
+    for d, off in pairs:
+        offsets.append(off[1:] + base)
+        base += len(d)
+    return data, np.concatenate(offsets)
 
 
 def _warn_incompatible(view_a, view_b):
@@ -162,13 +205,16 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     partition succeeded (an error leaves the old folder exactly as it was); a folder that
     another run is publishing, or that holds files no plan writes, is a ValueError.
 
-    hrw.plan's rounds, staged plans, transitions and SVG (max_moves_per_node,
-    max_bytes_per_node, node_bandwidth, max_moved_fraction, cap_by, transitions, svg) are
-    not computed on Dask yet: a ValueError names the option (hrw.plan(..., out=DIR) has them).
+    Rounds, transitions and the SVG (max_moves_per_node, max_bytes_per_node, node_bandwidth,
+    transitions, svg) need every move at once: the parallel pass keeps each partition's
+    moved keys, and the client then writes the CLI's folder (moves.csv, summary.json,
+    from.json, to.json, transitions.csv, the SVG) over the merged moves, byte for byte `hrw
+    plan`'s. Staged plans (max_moved_fraction, cap_by) measure every key per step and are a
+    ValueError here (hrw.plan(..., out=DIR) has them).
     """
-    _refuse_schedules("hrw.dask.plan", max_moves_per_node=max_moves_per_node,
-                      max_bytes_per_node=max_bytes_per_node, max_moved_fraction=max_moved_fraction,
-                      cap_by=cap_by, node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
+    _refuse_staged("hrw.dask.plan", max_moved_fraction, cap_by)
+    schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
+                         node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     _check_frame(ddf, column)
     _check_view(view_a, "view_a")
     _check_view(view_b, "view_b")
@@ -181,13 +227,21 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
              threads=threads, batch_size=batch_size,
              bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
     _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now
+    _check_bytes_for(schedule, o["bytes"], "the frame")
     _warn_incompatible(view_a, view_b)
     folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not a plan's
+    va, vb = _shipped(view_a), _shipped(view_b)
+    parts = ddf.to_delayed()
+    counted = [dask.delayed(_count_part, nout=2)(p, va, vb, o) for p in parts]
+    if schedule:
+        folder.close()  # checked now; _plan_folder locks and publishes it at the end
+        results = dask.compute(*counted)
+        keys = np.concatenate([r[1][0] for r in results]) if results else np.zeros(0, dtype=object)
+        loads = {name: np.concatenate([r[1][1][name] for r in results]).astype(np.uint64)
+                 for name in ("bytes", "requests") if o[name]}
+        return _publish_all_moves(view_a, view_b, o, schedule, out, [r[0] for r in results], keys, loads)
     try:
         build = folder.build
-        va, vb = _shipped(view_a), _shipped(view_b)
-        parts = ddf.to_delayed()
-        counted = [dask.delayed(_count_part, nout=2)(p, va, vb, o) for p in parts]
         summaries = [c[0] for c in counted]
         first_rows = dask.delayed(_first_rows)(summaries)
         paths = [os.path.join(build, f"moves-{i:05d}.csv") for i in range(len(parts))]

@@ -15,6 +15,7 @@ import json
 import os
 
 import dask
+import numpy as np
 from dask.utils import parse_bytes
 
 from . import ClusterView, _hrw
@@ -206,9 +207,15 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
 def _plan_task(view_a, view_b, path, fmt, byte_range, o):
     part = _hrw._plan_range(view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
                             distinct=o["distinct"], partial=o["partial"], threads=o["threads"],
-                            batch_size=o["batch_size"])
+                            batch_size=o["batch_size"], moved_keys=o["moved_keys"])
     summary = json.loads(part["summary"])
     return part["summary"], "bytes" in summary, "requests" in summary, part
+
+
+def _checked_parts(parts, paths):
+    _first_failure(parts)
+    _same_columns([p[:3] for p in parts], paths, "plan")
+    return parts
 
 
 def _first_rows(parts, paths):
@@ -238,16 +245,19 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     """The migration plan of the files' keys, range by range on the workers: out/moves-NNNNN.csv
     for range NNNNN (moves.csv's header and rows; their rows in order are `hrw plan`'s
     moves.csv, batch numbers included) and out/summary.json, published as one unit. Returns
-    the summary: exactly `hrw plan`'s on the files' records in order."""
-    from .dask import _refuse_schedules
-    _refuse_schedules("hrw.dask.plan_files", max_moves_per_node=max_moves_per_node,
-                      max_bytes_per_node=max_bytes_per_node, max_moved_fraction=max_moved_fraction,
-                      cap_by=cap_by, node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
+    the summary: exactly `hrw plan`'s on the files' records in order. With rounds,
+    transitions or svg, the moved keys of every range come back to the client, which writes
+    the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError."""
+    from .dask import _concat_keys, _publish_all_moves, _refuse_staged, _schedule
+    _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by)
+    schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
+                         node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     _check_view(view_a, "view_a")
     _check_view(view_b, "view_b")
     # Refused now if bad; each view then places by its own rule (contract §8).
     _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
-    o = dict(replicas=replicas, distinct=distinct, partial=partial, threads=threads, batch_size=batch_size)
+    o = dict(replicas=replicas, distinct=distinct, partial=partial, threads=threads, batch_size=batch_size,
+             moved_keys=schedule is not None)
     _hrw._plan_part(view_a, view_b, [], replicas=replicas, distinct=distinct, partial=partial,
                     batch_size=batch_size)  # refuse a bad request or batch size now
     files = _file_list(paths)
@@ -255,12 +265,23 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     ranges = _ranges(files, fmt, _blocksize(blocksize))
     if not out:
         raise ValueError("out: give the output folder")
+    if fmt == "lines":  # (a CSV file's columns are known once it is read)
+        from .dask import _check_bytes_for
+        _check_bytes_for(schedule, False, "a lines file")
     from .dask import _warn_incompatible
     _warn_incompatible(view_a, view_b)
     folder = _hrw._PlanFolder(os.fspath(out))
+    va, vb = _shipped(view_a), _shipped(view_b)
+    parts = [dask.delayed(_plan_task, pure=False)(va, vb, path, fmt, rng, o) for path, rng in ranges]
+    if schedule:
+        folder.close()  # checked now; _plan_folder locks and publishes it at the end
+        results = dask.delayed(_checked_parts)(parts, [p for p, _ in ranges]).compute()
+        moved = [r[3] for r in results]
+        keys = _concat_keys([m["moved"] for m in moved])
+        has = dict(bytes=results[0][1], requests=results[0][2])
+        loads = {n: np.concatenate([m[n] for m in moved]) for n in ("bytes", "requests") if has[n]}
+        return _publish_all_moves(view_a, view_b, o, schedule, out, [r[0] for r in results], keys, loads)
     try:
-        va, vb = _shipped(view_a), _shipped(view_b)
-        parts = [dask.delayed(_plan_task, pure=False)(va, vb, path, fmt, rng, o) for path, rng in ranges]
         first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
         written = [dask.delayed(_write_moves)(part, first_rows, i,
                                               os.path.join(folder.build, f"moves-{i:05d}.csv"), o)

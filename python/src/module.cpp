@@ -263,7 +263,7 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                         std::optional<long long> max_moves_per_node, std::optional<long long> max_bytes_per_node,
                         std::optional<long long> node_bandwidth, std::optional<double> max_moved_fraction,
                         const std::optional<std::string>& cap_by, bool transitions, const std::string& svg,
-                        const std::string& out) {
+                        const std::string& out, const std::optional<std::vector<std::string>>& parts) {
   PlanJob job;
   job.limits = schedule_limits(max_moves_per_node, max_bytes_per_node, node_bandwidth);
   job.batch_size = batch_size_for(batch_size, job.limits);
@@ -285,6 +285,15 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                             {loads_of(bytes, "bytes", input.view().size()),
                              loads_of(requests, "requests", input.view().size())}};
   job.memory = &memory;
+  // hrw.dask with rounds: `keys` are the parts' moved keys, `parts` their summaries.
+  std::optional<PlanSummary> all_keys;
+  if (parts) {
+    if (max_moved_fraction) throw py::value_error("max_moved_fraction: a staged plan measures every key, not parts");
+    std::vector<PlanSummary> summaries;
+    for (const std::string& p : *parts) summaries.push_back(parse_summary_json(p));
+    all_keys = merge_summaries(*from, *to, rules.from.options(), rules.to.options(), job.batch_size, summaries);
+    job.all_keys = &*all_keys;
+  }
   if (!max_moved_fraction) {
     py::gil_scoped_release release;
     return summary_json(run_plan(rules, job));
@@ -423,7 +432,12 @@ void bind_functions(py::module_& m) {
         py::arg("batch_size") = py::none(), py::arg("engine") = "simd", py::arg("max_moves_per_node") = py::none(),
         py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
         py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
-        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"));
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none());
+  // hrw.dask: rounds' limits and batch_size refused before any task, in _plan_folder's words.
+  m.def("_check_schedule", [](std::optional<long long> max_moves, std::optional<long long> max_bytes,
+                              std::optional<long long> node_bandwidth, std::optional<long long> batch_size) {
+    batch_size_for(batch_size, schedule_limits(max_moves, max_bytes, node_bandwidth));
+  }, py::arg("max_moves_per_node"), py::arg("max_bytes_per_node"), py::arg("node_bandwidth"), py::arg("batch_size"));
   m.def("_plan_from_placement", &plan_from_placement, py::arg("placement"), py::arg("view_b"), py::kw_only(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = py::none(), py::arg("max_moves_per_node") = py::none(),

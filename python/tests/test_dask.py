@@ -1,6 +1,7 @@
 """hrw.dask on a real distributed.LocalCluster (2 worker processes, loopback): plan over
 20 CSV partitions equals `hrw plan` on the concatenated file; place equals `hrw place`."""
 import json
+import os
 import random
 
 import dask.dataframe as dd
@@ -111,12 +112,42 @@ def test_dask_bad_inputs(client, data):
         hrw.dask.place(ddf, data["a"], replicas=9)
     with pytest.raises(TypeError, match="expected a dask DataFrame"):
         hrw.dask.place(pd.DataFrame({"key": ["a"]}), data["a"])
-    # hrw.plan's folder-only options are refused by name, before any task runs.
-    for name, value in [("max_moves_per_node", 2), ("max_bytes_per_node", 9), ("max_moved_fraction", 0.5),
-                        ("cap_by", "keys"), ("node_bandwidth", 5), ("transitions", True), ("svg", "f.svg")]:
-        with pytest.raises(ValueError, match=f"^{name}: not supported by hrw.dask.plan yet"):
+    # Staged plans are refused by name, and bad rounds options, before any task runs.
+    for name, value in [("max_moved_fraction", 0.5), ("cap_by", "keys")]:
+        with pytest.raises(ValueError, match=f"^{name}: not supported by hrw.dask.plan: a staged plan"):
             hrw.dask.plan(ddf, data["a"], data["b"], out=str(data["tmp"] / "x"), **{name: value})
+    for kwargs, words in [(dict(max_moves_per_node=0), "max_moves_per_node must be"),
+                          (dict(node_bandwidth=5), "node_bandwidth: estimates rounds"),
+                          (dict(max_moves_per_node=5, batch_size=10), "batch_size excludes max_moves_per_node")]:
+        with pytest.raises(ValueError, match=words):
+            hrw.dask.plan(ddf, data["a"], data["b"], out=str(data["tmp"] / "x"), **kwargs)
+    no_bytes = read_partitions(data["paths"][:2], usecols=["key"])
+    with pytest.raises(ValueError, match="max_bytes_per_node: needs a bytes column"):
+        hrw.dask.plan(no_bytes, data["a"], data["b"], out=str(data["tmp"] / "x"), max_bytes_per_node=9)
     assert not (data["tmp"] / "x").exists()
+
+
+@pytest.mark.parametrize("flags, kwargs", [
+    (["--max-moves-per-node", "40", "--transitions"], dict(max_moves_per_node=40, transitions=True)),
+    (["--max-bytes-per-node", "30000000", "--node-bandwidth", "1000000", "--svg", "DIR/flows.svg"],
+     dict(max_bytes_per_node=30000000, node_bandwidth=1000000, svg="DIR/flows.svg")),
+    (["--transitions", "--batch-size", "70"], dict(transitions=True, batch_size=70)),
+])
+def test_dask_rounds_transitions_and_svg_equal_the_cli_folder(client, data, flags, kwargs):
+    """Options that need every move at once run over the merged moves: the CLI's folder."""
+    tmp = data["tmp"]
+    name = "-".join(str(v) for v in kwargs.values())
+    out_cli, out_dask = tmp / f"cli-r-{name}", tmp / f"dask-r-{name}"
+    cli_flags = [f.replace("DIR", str(out_cli)) for f in flags]
+    run_cli("plan", "--from", tmp / "a.json", "--to", tmp / "b.json", "--keys", tmp / "all.csv", "--replicas", 2,
+            "--out", out_cli, "--quiet", *cli_flags)
+    kwargs = {k: v.replace("DIR", str(out_dask)) if isinstance(v, str) else v for k, v in kwargs.items()}
+    summary = hrw.dask.plan(read_partitions(data["paths"]), data["a"], data["b"], out=str(out_dask),
+                            replicas=2, **kwargs)
+    assert summary == json.loads((out_cli / "summary.json").read_bytes())
+    assert sorted(os.listdir(out_dask)) == sorted(os.listdir(out_cli))
+    for f in os.listdir(out_cli):
+        assert (out_dask / f).read_bytes() == (out_cli / f).read_bytes(), f
 
 
 def test_views_are_one_key_of_the_graph(data):

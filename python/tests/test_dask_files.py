@@ -103,9 +103,9 @@ def place_equals_cli(data, files, everything, out, blocksize, replicas=1):
     return stats
 
 
-# blocksize None reads each file whole; 97 and 1000 bytes split them at random-looking
+# blocksize None reads each file whole; 311 and 1000 bytes split them at random-looking
 # offsets (inside quoted fields, on CR, right after LF): every boundary case occurs.
-@pytest.mark.parametrize("blocksize", [None, 97, 1000])
+@pytest.mark.parametrize("blocksize", [None, 311, 1000])
 @pytest.mark.parametrize("kind", ["lines", "csv"])
 def test_files_equal_the_cli_on_a_local_cluster(client, data, tmp_path, kind, blocksize):
     files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
@@ -133,13 +133,34 @@ def test_a_glob_and_one_big_range_per_file(data, tmp_path):
     assert stats["keys"] == sum(len(p.read_bytes().split(b"\n")) for p in data["lines"]) - FILES + 1
 
 
+@pytest.mark.parametrize("kind", ["lines", "csv"])
+def test_rounds_transitions_and_svg_over_files_equal_the_cli_folder(client, data, tmp_path, kind):
+    files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
+        (data["csvs"], data["tmp"] / "all.csv")
+    tmp = data["tmp"]
+    limit = ["--max-moves-per-node", "25"] if kind == "lines" else ["--max-bytes-per-node", "20000000000",
+                                                                     "--node-bandwidth", "1000000"]
+    cli, out = tmp_path / "cli", tmp_path / "dask"
+    run_cli("plan", "--from", tmp / "a.json", "--to", tmp / "b.json", "--keys", everything, "--out", cli,
+            "--quiet", "--transitions", "--svg", cli / "flows.svg", *limit)
+    kwargs = dict(max_moves_per_node=25) if kind == "lines" else dict(max_bytes_per_node=20000000000,
+                                                                      node_bandwidth=1000000)
+    summary = hrw.dask.plan_files([str(p) for p in files], data["a"], data["b"], out=str(out), blocksize=300,
+                                  transitions=True, svg=str(out / "flows.svg"), **kwargs)
+    assert summary == json.loads((cli / "summary.json").read_bytes())
+    assert summary["batches"] > 1 and "schedule" in json.dumps(summary) or summary["batches"] > 1
+    assert sorted(os.listdir(out)) == sorted(os.listdir(cli))
+    for f in os.listdir(cli):
+        assert (out / f).read_bytes() == (cli / f).read_bytes(), f
+
+
 # ---- errors: the first in input order, the CLI's words, nothing published ----
 
 def tree(folder):
     return {n: (folder / n).read_bytes() for n in sorted(os.listdir(folder))}
 
 
-@pytest.mark.parametrize("bad, blocksize", [(b"x,1,2,3\n", 200), (b"y,-5,1\n", 200), (b'"open,1,1\n', 200),
+@pytest.mark.parametrize("bad, blocksize", [(b"x,1,2,3\n", 900), (b"y,-5,1\n", 900), (b'"open,1,1\n', 900),
                                             (b"z,1,1\n", None)])
 def test_a_malformed_row_in_one_range_is_the_clis_error(client, data, tmp_path, bad, blocksize):
     files = [tmp_path / f"k{i}.csv" for i in range(4)]
@@ -216,8 +237,12 @@ def test_bad_inputs_are_refused_before_any_task(data, tmp_path):
             hrw.dask.plan_files(paths, a, b, **kwargs)
     with pytest.raises(TypeError, match="hrw.ClusterView"):
         hrw.dask.place_files(lines, "view", out=str(tmp_path / "out"))
-    with pytest.raises(ValueError, match="max_moves_per_node: not supported by hrw.dask.plan_files"):
-        hrw.dask.plan_files(lines, a, b, out=str(tmp_path / "out"), max_moves_per_node=10)
+    with pytest.raises(ValueError, match="max_moved_fraction: not supported by hrw.dask.plan_files"):
+        hrw.dask.plan_files(lines, a, b, out=str(tmp_path / "out"), max_moved_fraction=0.5)
+    with pytest.raises(ValueError, match="max_bytes_per_node: needs a bytes column"):
+        hrw.dask.plan_files(lines, a, b, out=str(tmp_path / "out"), max_bytes_per_node=10)
+    with pytest.raises(ValueError, match="batch_size excludes max_moves_per_node"):
+        hrw.dask.plan_files(lines, a, b, out=str(tmp_path / "out"), max_moves_per_node=10, batch_size=5)
     assert not (tmp_path / "out").exists() or os.listdir(tmp_path / "out") == []
 
 

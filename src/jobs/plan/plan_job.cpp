@@ -34,6 +34,22 @@ PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySou
   return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
 }
 
+namespace {
+
+// The moved keys' plan stands for the whole plan's moves (PlanJob::all_keys): the rows and
+// moves they make must be the parts' exactly.
+PlanSummary all_keys_summary(const PlanSummary& of_moves, const PlanSummary& all) {
+  if (of_moves.moved != all.moved || of_moves.rows != all.rows || of_moves.read != all.moved)
+    throw InputError(fmt::format("plan parts: the moved keys given ({} keys, {} rows) are not the moves the "
+                                 "parts counted ({} keys, {} rows)",
+                                 of_moves.read.keys, of_moves.rows, all.moved.keys, all.rows));
+  PlanSummary s = all;
+  s.transitions = of_moves.transitions;
+  return s;
+}
+
+}  // namespace
+
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
                          const PlaceOptions& place, const ProgressCallback& progress) {
   KeySource source(keys);
@@ -95,6 +111,7 @@ PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest
                                 out.flush();
                                 if (job.progress) job.progress({chunk.first + chunk.size(), 0, std::nullopt});
                               });
+  if (job.all_keys) summary = all_keys_summary(summary, *job.all_keys);
   out.publish(summary);
   return summary;
 }
