@@ -300,3 +300,30 @@ def test_files_equal_the_cli_on_scheduler_and_worker_processes(process_cluster, 
     assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
     executed = process_cluster.run(lambda dask_worker: dask_worker.executed_count)
     assert all(n > 0 for n in executed.values()), executed
+
+
+def test_views_with_a_rule_and_cuts_by_files(client, data, tmp_path):
+    """Contract §8 and §9 over files: each view places by its own rule (here a migration of
+    the rule, 2 -> 3 replicas across zones) and its cuts count overflow keys, as the CLI."""
+    tmp = data["tmp"]
+    views = {}
+    for name, version, n, replicas in (("ra", 3, 10, 2), ("rb", 4, 11, 3)):
+        d = {"version": version, "seed": "s", "rule": {"replicas": replicas, "distinct": "zone"}, "nodes": []}
+        for i in range(n):
+            node = {"id": f"node-{i}", "zone": f"z{i % 4}"}
+            if i % 2 == 0:
+                node["cut"] = (2654435761 * (i + 1)) % 3000000000
+            d["nodes"].append(node)
+        views[name] = write_view(tmp / f"{name}.json", d)
+    files = [str(p) for p in data["csvs"]]
+    run_cli("plan", "--from", tmp / "ra.json", "--to", tmp / "rb.json", "--keys", tmp / "all.csv",
+            "--out", tmp_path / "cli", "--quiet")
+    summary = hrw.dask.plan_files(files, views["ra"], views["rb"], out=str(tmp_path / "plan"), blocksize=800)
+    assert summary == json.loads((tmp_path / "cli" / "summary.json").read_bytes())
+    assert "to_overflow_keys" in summary and summary["from_replicas"] == 2 and summary["replicas"] == 3
+    assert joined(parts_of(tmp_path / "plan", "moves-")) == (tmp_path / "cli" / "moves.csv").read_bytes()
+    run_cli("place", "--cluster", tmp / "rb.json", "--keys", tmp / "all.csv", "--out", tmp_path / "p.csv",
+            "--stats", tmp_path / "p.json", "--quiet")
+    stats = hrw.dask.place_files(files, views["rb"], out=str(tmp_path / "place"), blocksize=800)
+    assert stats == json.loads((tmp_path / "p.json").read_bytes()) and "overflow_keys" in stats
+    assert joined(parts_of(tmp_path / "place", "place-")) == (tmp_path / "p.csv").read_bytes()
