@@ -1,5 +1,6 @@
 // The lines reader (SIMD LF masks, chunking, refills) against a plain split of the same
-// bytes: every key equal, for any chunk size. The first byte picks the chunk size.
+// bytes: every key equal, for any chunk size, read whole and in byte ranges
+// (hrw::ByteRange). The first byte picks the chunk size.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -41,5 +42,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();  // no input this small is refused
   }
   if (got != plain_split(text)) std::abort();
+  const std::string path = hrw::fuzz::key_file(text);
+  std::vector<std::string> ranged;
+  for (const hrw::ByteRange& range : hrw::fuzz::ranges_of(path, text)) {
+    hrw::KeySource source(path, hrw::KeyFormat::lines, range);
+    for (hrw::KeyChunk c; source.next(c, chunk);)
+      for (std::size_t i = 0; i < c.size(); ++i) ranged.emplace_back(c.keys[i]);
+  }
+  if (ranged != got) std::abort();
   return 0;
 }
