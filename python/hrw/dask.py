@@ -129,6 +129,19 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
     return path
 
 
+def _publish(folder, name, graph_of):
+    """Computes graph_of(folder.build) (a delayed JSON text: the merged summary or stats, its
+    parts written inside the unpublished tree), writes it there as `name` and swaps the
+    folder in as a unit; on any error the folder is closed and its temp tree removed."""
+    try:
+        text = graph_of(folder.build).compute()
+        _write_file(os.path.join(folder.build, name), text.encode())
+        folder.publish()
+    finally:
+        folder.close()
+    return json.loads(text)
+
+
 def _merge(view_a, view_b, o, summaries, written):
     return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
                                  distinct=o["distinct"], partial=o["partial"])
@@ -240,19 +253,15 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
         loads = {name: np.concatenate([r[1][1][name] for r in results]).astype(np.uint64)
                  for name in ("bytes", "requests") if o[name]}
         return _publish_all_moves(view_a, view_b, o, schedule, out, [r[0] for r in results], keys, loads)
-    try:
-        build = folder.build
-        summaries = [c[0] for c in counted]
-        first_rows = dask.delayed(_first_rows)(summaries)
-        paths = [os.path.join(build, f"moves-{i:05d}.csv") for i in range(len(parts))]
-        written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i, paths[i], o)
+    summaries = [c[0] for c in counted]
+    first_rows = dask.delayed(_first_rows)(summaries)
+
+    def graph(build):
+        written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i,
+                                             os.path.join(build, f"moves-{i:05d}.csv"), o)
                    for i, c in enumerate(counted)]
-        summary = dask.delayed(_merge)(va, vb, o, summaries, written).compute()
-        _write_file(os.path.join(build, "summary.json"), summary.encode())
-        folder.publish()
-    finally:
-        folder.close()
-    return json.loads(summary)
+        return dask.delayed(_merge)(va, vb, o, summaries, written)
+    return _publish(folder, "summary.json", graph)
 
 
 from .dask_files import place_files, plan_files  # noqa: E402  (they use the helpers above)

@@ -178,6 +178,7 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
     """Places every key of the files on the workers: out/place-NNNNN.csv for range NNNNN
     (each with `hrw place`'s header; their rows in order are `hrw place`'s rows) and
     out/stats.json (`hrw place --stats`'s), published as one unit. Returns the stats."""
+    from .dask import _publish
     _check_view(view, "view")
     r = _hrw._resolve_request(view, replicas=replicas, distinct=distinct, partial=partial)
     o = dict(replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"], threads=threads)
@@ -187,18 +188,14 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
     if not out:
         raise ValueError("out: give the output folder")
     folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not hrw's
-    try:
-        v = _shipped(view)
-        parts = [dask.delayed(_place_task, pure=False)(
-                     v, path, os.path.join(folder.build, f"place-{i:05d}.csv"), fmt, rng, o)
+    v = _shipped(view)
+
+    def graph(build):
+        parts = [dask.delayed(_place_task, pure=False)(v, path, os.path.join(build, f"place-{i:05d}.csv"),
+                                                       fmt, rng, o)
                  for i, (path, rng) in enumerate(ranges)]
-        stats = dask.delayed(_merge_place)(v, o, parts, [p for p, _ in ranges]).compute()
-        with open(os.path.join(folder.build, "stats.json"), "wb") as f:
-            f.write(stats.encode())
-        folder.publish()
-    finally:
-        folder.close()
-    return json.loads(stats)
+        return dask.delayed(_merge_place)(v, o, parts, [p for p, _ in ranges])
+    return _publish(folder, "stats.json", graph)
 
 
 # ---- plan_files: the moves of each range, then their rows from each range's first row ----
@@ -248,7 +245,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     the summary: exactly `hrw plan`'s on the files' records in order. With rounds,
     transitions or svg, the moved keys of every range come back to the client, which writes
     the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError."""
-    from .dask import _concat_keys, _publish_all_moves, _refuse_staged, _schedule
+    from .dask import _concat_keys, _publish, _publish_all_moves, _refuse_staged, _schedule
     _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by)
     schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                          node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
@@ -281,15 +278,10 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
         has = dict(bytes=results[0][1], requests=results[0][2])
         loads = {n: np.concatenate([m[n] for m in moved]) for n in ("bytes", "requests") if has[n]}
         return _publish_all_moves(view_a, view_b, o, schedule, out, [r[0] for r in results], keys, loads)
-    try:
-        first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
-        written = [dask.delayed(_write_moves)(part, first_rows, i,
-                                              os.path.join(folder.build, f"moves-{i:05d}.csv"), o)
+    first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
+
+    def graph(build):
+        written = [dask.delayed(_write_moves)(part, first_rows, i, os.path.join(build, f"moves-{i:05d}.csv"), o)
                    for i, part in enumerate(parts)]
-        summary = dask.delayed(_merge_plan)(va, vb, o, parts, written).compute()
-        with open(os.path.join(folder.build, "summary.json"), "wb") as f:
-            f.write(summary.encode())
-        folder.publish()
-    finally:
-        folder.close()
-    return json.loads(summary)
+        return dask.delayed(_merge_plan)(va, vb, o, parts, written)
+    return _publish(folder, "summary.json", graph)

@@ -107,6 +107,17 @@ def random_view_dict(rng, nodes=None, weighted=None, zones=None, version=None):
             "hash": rng.choice(["fnv1a-fmix", "fnv1a"]), "nodes": out}
 
 
+def changed_views(rng, tmp, nodes, version, drop, zone, weight):
+    """Views a.json (random, weighted, 3 zones) and b.json (next version: node `drop` gone,
+    node-new added in `zone` with `weight`), written in tmp; returns both ClusterViews."""
+    a_dict = random_view_dict(rng, nodes=nodes, weighted=True, zones=3, version=version)
+    b_dict = json.loads(json.dumps(a_dict))
+    b_dict["version"] = version + 1
+    b_dict["nodes"].pop(drop)
+    b_dict["nodes"].append({"id": "node-new", "zone": zone, "weight": weight})
+    return write_view(tmp / "a.json", a_dict), write_view(tmp / "b.json", b_dict)
+
+
 def write_view(path, view_dict):
     with open(path, "w") as f:
         json.dump(view_dict, f)

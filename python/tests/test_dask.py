@@ -10,8 +10,8 @@ import pytest
 
 import hrw
 import hrw.dask
-from conftest import (random_keys, random_view_dict, read_csv_bytes, run_cli, scaled,
-                      write_keys_csv, write_view)
+from conftest import (changed_views, random_keys, read_csv_bytes, run_cli, scaled,
+                      write_keys_csv)
 
 PARTITIONS = 20
 
@@ -23,13 +23,7 @@ def data(tmp_path_factory):
     """20 CSV partitions (key, bytes, requests) of awkward keys, and their concatenation."""
     rng = random.Random(11)
     tmp = tmp_path_factory.mktemp("dask")
-    a_dict = random_view_dict(rng, nodes=8, weighted=True, zones=3, version=4)
-    b_dict = json.loads(json.dumps(a_dict))
-    b_dict["version"] = 5
-    b_dict["nodes"].pop(2)
-    b_dict["nodes"].append({"id": "node-new", "zone": "z1", "weight": 3})
-    a = write_view(tmp / "a.json", a_dict)
-    b = write_view(tmp / "b.json", b_dict)
+    a, b = changed_views(rng, tmp, nodes=8, version=4, drop=2, zone="z1", weight=3)
     # pandas' C CSV parser ends a field at a NUL byte: those keys cannot go through
     # read_csv (docs/python.md); every other awkward byte does.
     keys = [k.replace(b"\x00", b"") for k in random_keys(rng, scaled(20000))]

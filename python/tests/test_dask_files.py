@@ -11,7 +11,7 @@ import pytest
 
 import hrw
 import hrw.dask
-from conftest import csv_field, random_keys, random_view_dict, run_cli, scaled, write_view
+from conftest import changed_views, csv_field, random_keys, run_cli, scaled, write_view
 
 FILES = 7
 
@@ -32,12 +32,7 @@ def data(tmp_path_factory):
     quotes, CRLF; one empty lines file), and each set's concatenation for the CLI."""
     rng = random.Random(19)
     tmp = tmp_path_factory.mktemp("files")
-    a_dict = random_view_dict(rng, nodes=9, weighted=True, zones=3, version=7)
-    b_dict = json.loads(json.dumps(a_dict))
-    b_dict["version"] = 8
-    b_dict["nodes"].pop(1)
-    b_dict["nodes"].append({"id": "node-new", "zone": "z2", "weight": 2})
-    a, b = write_view(tmp / "a.json", a_dict), write_view(tmp / "b.json", b_dict)
+    a, b = changed_views(rng, tmp, nodes=9, version=7, drop=1, zone="z2", weight=2)
     keys = random_keys(rng, scaled(6000))
     loads = ([rng.randint(0, 10**9) for _ in keys], [rng.randint(0, 99) for _ in keys])
     # Lines cannot hold LF, and a final CR is taken for CRLF.
