@@ -263,3 +263,36 @@ def test_views_with_a_rule_and_cuts_by_files(client, data, tmp_path):
     stats = hrw.dask.place_files(files, views["rb"], out=str(tmp_path / "place"), blocksize=800)
     assert stats == json.loads((tmp_path / "p.json").read_bytes()) and "overflow_keys" in stats
     assert joined(parts_of(tmp_path / "place", "place-")) == (tmp_path / "p.csv").read_bytes()
+
+
+def test_views_are_one_key_of_each_graph(data, tmp_path, monkeypatch):
+    """However many ranges, each view is one key of the graph that every range's task
+    depends on: a worker receives it once (as hrw.dask.plan ships it)."""
+    graphs = []
+
+    def capture(folder, name, graph_of):
+        graphs.append(dict(graph_of(folder.build).__dask_graph__()))
+        folder.close()
+        return {}
+    monkeypatch.setattr(hrw.dask, "_publish", capture)
+    files = [str(p) for p in data["csvs"]]
+    hrw.dask.place_files(files, data["b"], out=str(tmp_path / "p"), blocksize=500)
+    hrw.dask.plan_files(files, data["a"], data["b"], out=str(tmp_path / "q"), blocksize=500)
+    for graph, views, task in zip(graphs, (1, 2), ("_place_task", "_plan_task")):
+        view_keys = [k for k in graph if str(k).startswith("hrw-view-")]
+        tasks = [k for k in graph if str(k).startswith(task)]
+        assert len(view_keys) == views and len(tasks) > 2 * FILES
+        for k in tasks:
+            assert all(v in str(graph[k]) for v in view_keys)
+
+
+def test_an_empty_csv_file_is_the_clis_error(data, tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    _, _, err = run_cli("place", "--cluster", data["tmp"] / "b.json", "--keys", empty, "--out", tmp_path / "x.csv",
+                        ok=False)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError) as e:
+            hrw.dask.place_files([str(data["csvs"][1]), str(empty)], data["b"], out=str(tmp_path / "out"))
+    assert str(e.value) == err[len("hrw: "):].strip() and "empty CSV" in str(e.value)
+    assert not (tmp_path / "out").exists()

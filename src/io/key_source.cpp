@@ -77,10 +77,6 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   return cols;
 }
 
-}  // namespace
-
-namespace {
-
 // Where a part's records start and end (ByteRange): its first record and the first record
 // of the next part, found from the file's bytes around the boundaries.
 struct RecordBounds {
