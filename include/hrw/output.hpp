@@ -67,6 +67,10 @@ class MoveCsv {
   std::string header() const;
   void append_row(std::string& out, std::uint64_t batch, std::string_view key, std::uint32_t from,
                   std::uint32_t to, std::uint64_t bytes, std::uint64_t requests) const;
+  // The same row without its batch column (`key,from,to[,bytes][,requests]` and the LF): a
+  // plan computed in parts renders its rows before it knows their batches.
+  void append_unbatched_row(std::string& out, std::string_view key, std::uint32_t from, std::uint32_t to,
+                            std::uint64_t bytes, std::uint64_t requests) const;
 
  private:
   std::vector<std::string> ids_;  // CSV-ready

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,7 +67,7 @@ FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, 
 
 // A part's rows (FilePlanPart::rows, row_starts) with their batch numbers, the part's rows
 // counted from `first_row` of the whole plan: row k is in batch k / batch_size + 1.
-std::string number_move_rows(std::string_view rows, const std::vector<std::uint64_t>& row_starts,
+std::string number_move_rows(std::string_view rows, std::span<const std::uint64_t> row_starts,
                              std::uint64_t first_row, std::uint64_t batch_size);
 
 // summary.json text back into a PlanSummary: what a part sends to the merge. InputError

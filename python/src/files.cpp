@@ -4,6 +4,7 @@
 // None reads the whole file (a file that is not split is read as the CLI reads it).
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -128,7 +129,7 @@ py::bytes number_rows(const py::bytes& rows, const py::array_t<std::uint64_t, py
                       std::uint64_t first_row, long long batch_size) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   const std::string_view text(rows);
-  const std::vector<std::uint64_t> at(starts.data(), starts.data() + starts.size());
+  const std::span<const std::uint64_t> at(starts.data(), static_cast<std::size_t>(starts.size()));
   std::string numbered;
   {
     py::gil_scoped_release release;

@@ -17,16 +17,26 @@ std::string MoveCsv::header() const {
   return h + "\n";
 }
 
+namespace {
+
+void append_number(std::string& out, std::uint64_t v) {
+  char num[24];
+  const auto end = fmt::format_to(num, "{}", v);
+  out.append(num, end);
+}
+
+}  // namespace
+
 void MoveCsv::append_row(std::string& out, std::uint64_t batch, std::string_view key,
                          std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
                          std::uint64_t requests) const {
-  char num[24];
-  auto append_number = [&](std::uint64_t v) {
-    const auto end = fmt::format_to(num, "{}", v);
-    out.append(num, end);
-  };
-  append_number(batch);
+  append_number(out, batch);
   out.push_back(',');
+  append_unbatched_row(out, key, from, to, bytes, requests);
+}
+
+void MoveCsv::append_unbatched_row(std::string& out, std::string_view key, std::uint32_t from,
+                                   std::uint32_t to, std::uint64_t bytes, std::uint64_t requests) const {
   csv::append_field(out, key);
   out.push_back(',');
   out.append(ids_[from]);
@@ -34,11 +44,11 @@ void MoveCsv::append_row(std::string& out, std::uint64_t batch, std::string_view
   out.append(ids_[to]);
   if (with_bytes_) {
     out.push_back(',');
-    append_number(bytes);
+    append_number(out, bytes);
   }
   if (with_requests_) {
     out.push_back(',');
-    append_number(requests);
+    append_number(out, requests);
   }
   out.push_back('\n');
 }

@@ -15,8 +15,11 @@
 
 namespace hrw {
 
-// The unscheduled plan's rows: in input order, cut every `batch_size` rows (row k,
-// counting from 0, is in batch k / batch_size + 1), appended to `out`. first_row: rows of
+// The batch of the unscheduled plan's row k (counting from 0): every `batch_size` rows.
+inline std::uint64_t batch_of_row(std::uint64_t row, std::uint64_t batch_size) { return row / batch_size + 1; }
+
+// The unscheduled plan's rows: in input order, cut every `batch_size` rows (batch_of_row),
+// appended to `out`. first_row: rows of
 // the same plan before these (a plan computed in parts): the numbering continues.
 class BatchedMoveRows : public MoveSink {
  public:
@@ -24,7 +27,7 @@ class BatchedMoveRows : public MoveSink {
                   std::uint64_t first_row = 0)
       : csv_(&csv), batch_size_(batch_size), out_(&out), rows_(first_row) {}
   void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override {
-    csv_->append_row(*out_, rows_++ / batch_size_ + 1, chunk.keys[i], from, to, chunk.bytes_of(i),
+    csv_->append_row(*out_, batch_of_row(rows_++, batch_size_), chunk.keys[i], from, to, chunk.bytes_of(i),
                      chunk.requests_of(i));
   }
 

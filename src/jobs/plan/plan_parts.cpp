@@ -66,19 +66,14 @@ class MoveMarker {
   std::vector<std::uint32_t> set_a_, set_b_;
 };
 
-// moves.csv rows without their batch column, and where each starts (FilePlanPart): each
-// row is rendered with batch 1 and its "1," taken off again, so the row format stays
-// MoveCsv's alone.
+// moves.csv rows without their batch column, and where each starts (FilePlanPart).
 class UnnumberedRows : public MoveSink {
  public:
   UnnumberedRows(const MoveCsv& csv, std::string& out, std::vector<std::uint64_t>& starts)
       : csv_(&csv), out_(&out), starts_(&starts) {}
   void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) override {
-    const std::size_t at = out_->size();
-    csv_->append_row(*out_, 1, chunk.keys[i], from, to, chunk.bytes_of(i), chunk.requests_of(i));
-    if (out_->compare(at, 2, "1,") != 0) throw std::logic_error("moves.csv rows must start with the batch");
-    out_->erase(at, 2);
-    starts_->push_back(at);
+    starts_->push_back(out_->size());
+    csv_->append_unbatched_row(*out_, chunk.keys[i], from, to, chunk.bytes_of(i), chunk.requests_of(i));
   }
 
  private:
@@ -230,7 +225,7 @@ FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, 
   return part;
 }
 
-std::string number_move_rows(std::string_view rows, const std::vector<std::uint64_t>& row_starts,
+std::string number_move_rows(std::string_view rows, std::span<const std::uint64_t> row_starts,
                              std::uint64_t first_row, std::uint64_t batch_size) {
   if (batch_size == 0) throw InputError("batch size must be at least 1");
   std::string out;
@@ -238,7 +233,7 @@ std::string number_move_rows(std::string_view rows, const std::vector<std::uint6
   for (std::size_t i = 0; i < row_starts.size(); ++i) {
     const std::uint64_t end = i + 1 < row_starts.size() ? row_starts[i + 1] : rows.size();
     if (row_starts[i] > end || end > rows.size()) throw InputError("move rows: row starts out of order");
-    fmt::format_to(std::back_inserter(out), "{},", (first_row + i) / batch_size + 1);
+    fmt::format_to(std::back_inserter(out), "{},", batch_of_row(first_row + i, batch_size));
     out.append(rows.substr(row_starts[i], end - row_starts[i]));
   }
   return out;
