@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 #include "cli_runner.hpp"
 #include "hrw/errors.hpp"
@@ -175,4 +176,33 @@ TEST_CASE("byte ranges need a regular file and an ordered range", "[keys][ranges
   // An end past the file's size is its size; a range past the end holds nothing.
   REQUIRE(in_ranges(path, KeyFormat::lines, {{0, 100}}, 1).keys == std::vector<std::string>{"a", "b"});
   REQUIRE(hrw::count_quotes(dir.write("q.csv", "\"\"x\""), 1, 100) == 2);
+}
+
+TEST_CASE("a boundary far inside a long record finds the record's end", "[keys][ranges]") {
+  // Records longer than the first window the boundary scan reads (4 KiB, then doubling).
+  hrw::test::TempDir dir;
+  std::mt19937_64 rng(7);
+  std::string lines, csv = "key\n";
+  for (int r = 0; r < 6; ++r) {
+    std::string key(3000 + rng() % 20000, 'k');
+    for (auto& c : key) c = "ab,\"\n"[rng() % 5];
+    std::string line = key;
+    for (auto& c : line) c = c == '\n' ? 'n' : c;
+    lines += line + "\n";
+    std::string quoted = "\"";
+    for (char c : key) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    csv += quoted + "\"\n" + "short\n";
+  }
+  for (const auto& [name, text, format] : {std::tuple{"long.txt", lines, KeyFormat::lines},
+                                           std::tuple{"long.csv", csv, KeyFormat::csv}}) {
+    const std::string path = dir.write(name, text);
+    const Records expected = whole(path, format);
+    REQUIRE(expected.keys.size() == (format == KeyFormat::lines ? 6u : 12u));
+    for (std::uint64_t step : {std::uint64_t{997}, std::uint64_t{4096}, std::uint64_t{7919}}) {
+      std::vector<std::uint64_t> cuts;
+      for (std::uint64_t c = step; c < text.size(); c += step) cuts.push_back(c);
+      INFO(name << " every " << step << " bytes");
+      REQUIRE(in_ranges(path, format, ranges_at(path, cuts, text.size()), 2) == expected);
+    }
+  }
 }

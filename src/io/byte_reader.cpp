@@ -46,15 +46,15 @@ ByteReader::ByteReader(const std::string& path)
 
 ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end) : name_(path) {
   // Checked before opening: a FIFO would be waited for, and only a regular file has ranges.
+  const std::string not_regular = fmt::format("{}: cannot read in byte ranges: not a regular file", name_);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: cannot read in byte ranges: not a regular file", name_));
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) throw InputError(not_regular);
   OpenedInput in = open_input(path, name_);
   auto fail = [&](const std::string& message) {
     ::close(in.fd);
     throw InputError(message);
   };
-  if (!in.regular) fail(fmt::format("{}: cannot read in byte ranges: not a regular file", name_));
+  if (!in.regular) fail(not_regular);  // replaced by another kind of file since the stat
   end = std::min<std::uint64_t>(end, in.size);
   if (begin > end)
     fail(fmt::format("{}: byte range [{}, {}) is reversed or past the end (the file has {} bytes)", name_, begin,

@@ -86,23 +86,31 @@ struct RecordBounds {
 
 // The first record that starts at or after `pos`: after the first LF at or after pos - 1
 // outside a quoted field, with `quotes` the quotes before pos (CSV), or the file's end.
+// Read in growing windows: the LF is usually a few bytes away, and the bytes past it are
+// the next part's to read.
 std::uint64_t record_start(const std::string& path, std::uint64_t pos, std::uint64_t quotes, bool csv,
                            std::uint64_t size) {
   if (pos == 0 || pos >= size) return std::min(pos, size);
-  io::ByteReader in(path, pos - 1, size);
   bool quoted = csv && (quotes & 1);  // the state before byte pos, and after byte pos - 1
-  if (in.peek() == '\n' && !quoted) return pos;  // (an LF changes no parity)
-  in.skip();
-  std::uint64_t at = pos;  // the offset of in.cur()
-  while (in.cur() != in.end() || in.refill()) {
-    const std::size_t n = static_cast<std::size_t>(in.end() - in.cur());
-    for (std::size_t i = 0; i < n; ++i) {
-      const char c = in.cur()[i];
-      if (csv && c == '"') quoted = !quoted;
-      else if (c == '\n' && !quoted) return at + i + 1;
+  std::uint64_t at = pos - 1;         // the offset of the next byte to look at
+  for (std::uint64_t window = 4096; at < size; window = std::min(2 * window, std::uint64_t{1} << 20)) {
+    const std::uint64_t from = at;
+    io::ByteReader in(path, at, at + window);
+    while (in.cur() != in.end() || in.refill()) {
+      const std::size_t n = static_cast<std::size_t>(in.end() - in.cur());
+      for (std::size_t i = 0; i < n; ++i) {
+        const char c = in.cur()[i];
+        if (at + i == pos - 1) {  // byte pos - 1: only an LF matters (it changes no parity)
+          if (c == '\n' && !quoted) return pos;
+          continue;
+        }
+        if (csv && c == '"') quoted = !quoted;
+        else if (c == '\n' && !quoted) return at + i + 1;
+      }
+      at += n;
+      in.consume(n);
     }
-    at += n;
-    in.consume(n);
+    if (at == from) break;  // the file ended early (it shrank): no record starts before its end
   }
   return size;
 }
