@@ -8,17 +8,17 @@ Views travel to the workers once per task graph: each view is one named key of t
 (dask.delayed of the view, which pickles as its validated spec), and every partition's task
 depends on that key, so a worker receives it once however many partitions it runs.
 """
-import json
 import os
-import warnings
 
 import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
-from dask.base import tokenize
 
-from . import NO_NODE, ClusterView, _hrw
+from . import NO_NODE, _hrw
+from ._dask_shared import (_check_bytes_for, _check_view, _first_rows, _publish, _publish_all_moves,
+                           _refuse_staged, _schedule, _shipped, _warn_incompatible, _write_file)
+from .dask_files import place_files, plan_files
 
 __all__ = ["place", "plan", "place_files", "plan_files"]
 
@@ -33,11 +33,6 @@ def _check_frame(ddf, column):
         raise TypeError(f"column {column!r} has dtype {dtype}: keys must be bytes or str")
 
 
-def _check_view(view, name):
-    if not isinstance(view, ClusterView):
-        raise TypeError(f"{name} must be an hrw.ClusterView, got {type(view).__name__}")
-
-
 def _load_column(ddf, name):
     """Per-key loads: the frame's `bytes` / `requests` column, if it has one."""
     if name not in ddf.columns:
@@ -45,11 +40,6 @@ def _load_column(ddf, name):
     if not pd.api.types.is_integer_dtype(ddf[name].dtype):
         raise TypeError(f"column {name!r} has dtype {ddf[name].dtype}: loads must be integers")
     return True
-
-
-def _shipped(view):
-    """The view as one key of the task graph, named by its content."""
-    return dask.delayed(view, name="hrw-view-" + tokenize(view.__getstate__()))
 
 
 def _node_names(view):
@@ -109,17 +99,6 @@ def _count_part(df, view_a, view_b, o):
     return summary, (keys[moved], {name: values[moved] for name, values in loads.items()})
 
 
-def _first_rows(summaries):
-    rows = [json.loads(s)["rows"] for s in summaries]
-    return [sum(rows[:i]) for i in range(len(rows))]
-
-
-def _write_file(path, data):
-    # Inside the unpublished tree: no temp name needed (publish() syncs every file).
-    with open(path, "wb") as f:
-        f.write(data)
-
-
 def _write_part(moved, view_a, view_b, first_rows, index, path, o):
     keys, loads = moved
     _, _, rows = _hrw._plan_part(view_a, view_b, keys, **loads, first_row=first_rows[index],
@@ -129,78 +108,9 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
     return path
 
 
-def _publish(folder, name, graph_of):
-    """Computes graph_of(folder.build) (a delayed JSON text: the merged summary or stats, its
-    parts written inside the unpublished tree), writes it there as `name` and swaps the
-    folder in as a unit; on any error the folder is closed and its temp tree removed."""
-    try:
-        text = graph_of(folder.build).compute()
-        _write_file(os.path.join(folder.build, name), text.encode())
-        folder.publish()
-    finally:
-        folder.close()
-    return json.loads(text)
-
-
 def _merge(view_a, view_b, o, summaries, written):
     return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
                                  distinct=o["distinct"], partial=o["partial"])
-
-
-def _refuse_staged(function, max_moved_fraction, cap_by):
-    for name, value in (("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by)):
-        if value is not None:
-            raise ValueError(f"{name}: not supported by {function}: a staged plan measures every "
-                             "intermediate view over every key (use hrw.plan(..., out=DIR) or the CLI)")
-
-
-def _schedule(batch_size, **options):
-    """The options that need every move at once (rounds, transitions, the SVG), or None."""
-    given = {k: v for k, v in options.items() if v is not None and v is not False}  # 0 is given
-    if not given:
-        return None
-    limits = [k for k in ("max_moves_per_node", "max_bytes_per_node") if k in given]
-    _hrw._check_schedule(options["max_moves_per_node"], options["max_bytes_per_node"],
-                         options["node_bandwidth"], batch_size if limits and batch_size != 1000 else None)
-    return options
-
-
-def _check_bytes_for(schedule, has_bytes, what):
-    """Byte limits and bandwidths need a bytes column: refused before any task."""
-    for name in ("max_bytes_per_node", "node_bandwidth"):
-        if schedule and schedule[name] is not None and not has_bytes:
-            raise ValueError(f"{name}: needs a bytes column in the keys ({what} has none)")
-
-
-def _publish_all_moves(view_a, view_b, o, schedule, out, summaries, keys, loads):
-    """Rounds, transitions and the SVG over the merged moves (after the parallel pass, on
-    the client): the moved keys of every part in input order, planned again by the CLI's
-    writer, with the parts' merged counts as the summary (hrw::PlanJob::all_keys). The
-    folder is the CLI's: moves.csv, summary.json, from.json, to.json, ... published whole."""
-    svg = schedule["svg"]
-    return json.loads(_hrw._plan_folder(
-        view_a, view_b, keys, **loads, replicas=o["replicas"], distinct=o["distinct"],
-        partial=o["partial"], threads=0,
-        batch_size=None if schedule["max_moves_per_node"] or schedule["max_bytes_per_node"] else o["batch_size"],
-        max_moves_per_node=schedule["max_moves_per_node"], max_bytes_per_node=schedule["max_bytes_per_node"],
-        node_bandwidth=schedule["node_bandwidth"], transitions=schedule["transitions"],
-        svg="" if svg is None else os.fspath(svg), out=os.fspath(out), parts=list(summaries)))
-
-
-def _concat_keys(pairs):
-    """(data, offsets) pairs back to back: one (data, offsets)."""
-    data = np.concatenate([d for d, _ in pairs]) if pairs else np.zeros(0, np.uint8)
-    offsets, base = [np.zeros(1, np.int64)], 0
-    for d, off in pairs:
-        offsets.append(off[1:] + base)
-        base += len(d)
-    return data, np.concatenate(offsets)
-
-
-def _warn_incompatible(view_a, view_b):
-    warning = _hrw._incompatibility_warning(view_a, view_b)
-    if warning:
-        warnings.warn(warning, stacklevel=3)  # at the caller of hrw.dask.plan / plan_files
 
 
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
@@ -262,6 +172,3 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
                    for i, c in enumerate(counted)]
         return dask.delayed(_merge)(va, vb, o, summaries, written)
     return _publish(folder, "summary.json", graph)
-
-
-from .dask_files import place_files, plan_files  # noqa: E402  (they use the helpers above)

@@ -18,7 +18,10 @@ import dask
 import numpy as np
 from dask.utils import parse_bytes
 
-from . import ClusterView, _hrw
+from . import _hrw
+from ._dask_shared import (_check_bytes_for, _check_view, _concat_keys, _first_rows, _publish,
+                           _publish_all_moves, _refuse_staged, _schedule, _shipped, _warn_incompatible,
+                           _write_file)
 
 __all__ = ["place_files", "plan_files"]
 
@@ -52,11 +55,6 @@ def _first_failure(results):
             raise r.error
 
 
-def _check_view(view, name):
-    if not isinstance(view, ClusterView):
-        raise TypeError(f"{name} must be an hrw.ClusterView, got {type(view).__name__}")
-
-
 def _file_list(paths):
     """The files, in order: a list of paths, or one path or glob pattern (sorted matches)."""
     if isinstance(paths, (str, os.PathLike)):
@@ -70,12 +68,11 @@ def _file_list(paths):
             raise ValueError("paths: no files given")
     for path in found:
         try:
-            st = os.stat(path)
+            os.stat(path)
         except OSError as e:
             raise ValueError(f"{path}: cannot open: {e.strerror}") from None
         if not os.path.isfile(path):
             raise ValueError(f"{path}: not a regular file (byte ranges need one)")
-        del st
     return found
 
 
@@ -141,11 +138,6 @@ def _ranges(files, fmt, blocksize):
     return out
 
 
-def _shipped(view):
-    from .dask import _shipped as shipped  # one rule for how a view travels
-    return shipped(view)
-
-
 # ---- place_files ----
 
 @_guarded
@@ -178,7 +170,6 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
     """Places every key of the files on the workers: out/place-NNNNN.csv for range NNNNN
     (each with `hrw place`'s header; their rows in order are `hrw place`'s rows) and
     out/stats.json (`hrw place --stats`'s), published as one unit. Returns the stats."""
-    from .dask import _publish
     _check_view(view, "view")
     r = _hrw._resolve_request(view, replicas=replicas, distinct=distinct, partial=partial)
     o = dict(replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"], threads=threads)
@@ -215,18 +206,14 @@ def _checked_parts(parts, paths):
     return parts
 
 
-def _first_rows(parts, paths):
-    _first_failure(parts)
-    _same_columns([p[:3] for p in parts], paths, "plan")
-    rows = [json.loads(p[0])["rows"] for p in parts]
-    return [sum(rows[:i]) for i in range(len(rows))]
+def _first_rows_of(parts, paths):
+    return _first_rows([p[0] for p in _checked_parts(parts, paths)])
 
 
 def _write_moves(part, first_rows, index, path, o):
     rows = part[3]
     numbered = _hrw._number_move_rows(rows["rows"], rows["row_starts"], first_rows[index], o["batch_size"])
-    with open(path, "wb") as f:  # inside the unpublished tree: publish() syncs every file
-        f.write(rows["header"] + numbered)
+    _write_file(path, rows["header"] + numbered)
     return path
 
 
@@ -245,7 +232,6 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     the summary: exactly `hrw plan`'s on the files' records in order. With rounds,
     transitions or svg, the moved keys of every range come back to the client, which writes
     the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError."""
-    from .dask import _concat_keys, _publish, _publish_all_moves, _refuse_staged, _schedule
     _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by)
     schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                          node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
@@ -263,9 +249,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     if not out:
         raise ValueError("out: give the output folder")
     if fmt == "lines":  # (a CSV file's columns are known once it is read)
-        from .dask import _check_bytes_for
         _check_bytes_for(schedule, False, "a lines file")
-    from .dask import _warn_incompatible
     _warn_incompatible(view_a, view_b)
     folder = _hrw._PlanFolder(os.fspath(out))
     va, vb = _shipped(view_a), _shipped(view_b)
@@ -278,7 +262,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
         has = dict(bytes=results[0][1], requests=results[0][2])
         loads = {n: np.concatenate([m[n] for m in moved]) for n in ("bytes", "requests") if has[n]}
         return _publish_all_moves(view_a, view_b, o, schedule, out, [r[0] for r in results], keys, loads)
-    first_rows = dask.delayed(_first_rows)(parts, [p for p, _ in ranges])
+    first_rows = dask.delayed(_first_rows_of)(parts, [p for p, _ in ranges])
 
     def graph(build):
         written = [dask.delayed(_write_moves)(part, first_rows, i, os.path.join(build, f"moves-{i:05d}.csv"), o)

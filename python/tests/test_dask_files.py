@@ -274,7 +274,7 @@ def test_views_are_one_key_of_each_graph(data, tmp_path, monkeypatch):
         graphs.append(dict(graph_of(folder.build).__dask_graph__()))
         folder.close()
         return {}
-    monkeypatch.setattr(hrw.dask, "_publish", capture)
+    monkeypatch.setattr(hrw.dask_files, "_publish", capture)
     files = [str(p) for p in data["csvs"]]
     hrw.dask.place_files(files, data["b"], out=str(tmp_path / "p"), blocksize=500)
     hrw.dask.plan_files(files, data["a"], data["b"], out=str(tmp_path / "q"), blocksize=500)
