@@ -44,6 +44,7 @@ struct Case {
   std::int64_t target_bits = 0;
   HashMode hash = HashMode::fnv1a_fmix;
   bool weighted = false;
+  bool fine = false;  // weighted-fine: every node its own weight (workload.hpp)
   std::uint32_t replicas = 1;
   bool distinct = false;  // distinct "zone" (z0..z3 round robin)
   unsigned threads = 1;
@@ -60,7 +61,7 @@ struct Case {
                                 ? "mix64"
                                 : (hash == HashMode::fnv1a_fmix ? "fmix" : "fnv1a");
     return family + "/" + engine + "/" + hash_name + "/" +
-           (weighted ? "weighted" : "unweighted") + "/R" + std::to_string(replicas) +
+           (weighted ? (fine ? "weighted-fine" : "weighted") : "unweighted") + "/R" + std::to_string(replicas) +
            (distinct ? "-zone" : "") + "/t" + std::to_string(threads) + "/" +
            (cuts ? (binding ? "cuts-binding" : "cuts") : to_string(ids));
   }
@@ -111,7 +112,7 @@ const ClusterView& cut_view(const ClusterView& plain, bool binding) {
 
 void run_place(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
-  const ClusterView& plain = view(n, c.ids, c.weighted, c.hash);
+  const ClusterView& plain = view(n, c.ids, c.weighted, c.hash, c.fine);
   const ClusterView& v = c.cuts ? cut_view(plain, c.binding) : plain;
   const KeyBatch& batch = keys(c.keys);
 
@@ -163,7 +164,7 @@ void run_place(benchmark::State& st, const Case& c) {
 // minus this is the per-key scalar prefix hashing, the chunking and the output setup.
 void run_kernel(benchmark::State& st, const Case& c) {
   const auto n = static_cast<std::uint32_t>(st.range(0));
-  const ClusterView& v = view(n, c.ids, c.weighted, c.hash);
+  const ClusterView& v = view(n, c.ids, c.weighted, c.hash, c.fine);
   const KeyBatch& batch = keys(c.keys);
   const ScopedTarget on(c.target_bits);  // restores detection when the case ends
   if (active_target().bits != c.target_bits) {
@@ -379,6 +380,16 @@ void register_place_benchmarks() {
     c.replicas = 3;
     c.cuts = true;
     add(c, {100});
+  }
+
+  // Weighted R = 1 with n distinct weights (the 32-bit gate; the weighted cases above have 5,
+  // which the kernels rank by class) beside place/<T>/fmix/weighted/R1/t1/prefix/<N>.
+  for (const Case& e : engines) {
+    if (e.kind != Kind::simd) continue;
+    Case c = e;
+    c.weighted = true;
+    c.fine = true;
+    add(c);
   }
 
   // Thread scaling on 10^7 keys: every SIMD target, 1 and 2 threads (N = 10, 100, 1000).

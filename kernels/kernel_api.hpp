@@ -23,6 +23,8 @@
 // program-node order is memcmp order, which is each view's index order restricted, so
 // the ties come out as in the view alone. A one-view plan puts every leaf in list 0.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -73,7 +75,34 @@ struct KernelView {
   // 2^31 as int32 (the lowest int32 where every r clears), for the unweighted argmax; filled
   // for every view of a plan with cuts, also a view without cuts.
   std::vector<std::int32_t> cut_floors;
+  // Weighted views: each program node's weight class and each class's largest weight: up
+  // to kMaxWeightClasses classes, one per distinct weight when there are that few (exact:
+  // the kernels then rank each class by r alone), else consecutive runs of the sorted
+  // weights (the gate in 32-bit lanes, gate_floor below); each class's first node.
+  std::vector<std::uint8_t> weight_class;
+  std::vector<double> class_weights;
+  std::vector<std::uint32_t> class_first;
+  bool exact_classes = false;
 };
+
+inline constexpr std::size_t kMaxWeightClasses = 8;
+
+// The weighted gate in 32-bit lanes (contract §4; kernels/policies-inl.h GateFloor does
+// the same ops in vectors). For a key whose best rank key so far is `best` (-inf before
+// the first pair) and a node of weight w' <= w, a pair whose sign-flipped r (r ^ 2^31 as
+// int32) is below gate_floor(best, w) cannot rank strictly above `best`, so its det::ln
+// is skipped. Why: with Q = fl(fl(best * w) * (1 + 2^-50)), the binary64 gate proves
+// det::ln(u) / w' <= best from u - 1 < Q (Weighted::Beaten, for w' = w; for w' < w,
+// best * w' >= best * w >= Q as best <= 0). u - 1 = (r + 1 - 2^32) / 2^32 exactly, so
+// u - 1 < Q <=> r < 2^32 Q + 2^32 - 1 <=> r < ceil(2^32 Q) + 2^32 - 1 (r is an integer;
+// 2^32 Q is exact, a power-of-two scaling). Shifted by 2^31 and clamped to int32 (at the
+// low end every r passes, at the high end ceil(2^32 Q) <= 0 already bounds it), all exact
+// in binary64. So the integer test is the binary64 gate itself, not an approximation.
+inline std::int32_t gate_floor(double best, double w) {
+  const double q = (best * w) * (1.0 + 0x1p-50);
+  const double t = std::ceil(q * 0x1p32) + 2147483647.0;
+  return static_cast<std::int32_t>(std::max(t, -2147483648.0));
+}
 
 // Everything the kernel needs: built once per BatchPlacer (src/core/kernel_plan.cpp).
 struct KernelPlan {

@@ -92,6 +92,13 @@ struct Weighted {
                                     hn::Vec<DS> bound) const {
     return hn::AllTrue(d, hn::Or(Beaten(d, u, best, w), hn::Lt(u, bound)));
   }
+  // gate_floor (kernel_api.hpp) op for op: the int32 floors for the lanes' bests and a
+  // class of weights <= w.
+  HWY_INLINE hn::Vec<hn::Rebind<int32_t, DS>> GateFloor(DS d, hn::Vec<DS> best, double w) const {
+    const auto q = hn::Mul(hn::Mul(best, hn::Set(d, w)), hn::Set(d, 1.0 + 0x1p-50));
+    const auto t = hn::Add(hn::Ceil(hn::Mul(q, hn::Set(d, 0x1p32))), hn::Set(d, 2147483647.0));
+    return hn::DemoteTo(hn::Rebind<int32_t, DS>(), hn::Max(t, hn::Set(d, -2147483648.0)));
+  }
   static HWY_INLINE double Rank(TS s) { return s; }
 };
 

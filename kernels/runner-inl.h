@@ -87,14 +87,21 @@ class Runner {
     // One block, carved in pieces of whole 256-byte units: each piece keeps the block's
     // alignment (HWY_ALIGNMENT), which aligned vector loads need.
     const size_t L = L_;
+    // The stack holds up to 4 ways of full u32 vectors (the weighted gate walks those too).
+    const size_t L32 = hn::Lanes(hn::ScalableTag<uint32_t>());
+    const size_t queue = kGateQueue * L32;
     const size_t sizes[] = {
-        std::max<size_t>(plan.program.slots, 1) * 4 * L * sizeof(uint32_t),  // stack
-        4 * L * sizeof(uint32_t),                                              // pad
+        std::max<size_t>(plan.program.slots, 1) * 4 * L32 * sizeof(uint32_t),  // stack
+        4 * L32 * sizeof(uint32_t),                                              // pad
         kLists * kSlots * L * sizeof(TS), kLists * kSlots * L * sizeof(TS),   // lists
         kSlots * L * sizeof(TS), kSlots * L * sizeof(TS),                     // merge
         2 * kPend * L * sizeof(TS), kPend * L * sizeof(TS),                   // pending
         std::max<size_t>(dom, 1) * L * sizeof(TS), std::max<size_t>(dom, 1) * L * sizeof(TS),
-        2 * L * sizeof(TS)};                                                   // winners' u
+        kSlots * L * sizeof(TS),                                               // winners' u
+        4 * kMaxWeightClasses * L32 * sizeof(int32_t),                         // gate floors
+        4 * kMaxWeightClasses * L32 * sizeof(int32_t),                         // class nodes
+        queue * sizeof(int32_t), queue * sizeof(uint32_t), queue * sizeof(uint32_t),
+        queue * sizeof(double), queue * sizeof(double)};                       // gate queue
     size_t total = 0;
     for (size_t s : sizes) total += (s + 255) / 256 * 256;
     uint8_t* p = ThreadScratch().Reserve(total);
@@ -115,6 +122,13 @@ class Runner {
     dom_s_ = reinterpret_cast<TS*>(piece[8]);
     dom_i_ = reinterpret_cast<TS*>(piece[9]);
     win_u_ = reinterpret_cast<TS*>(piece[10]);
+    floors_ = reinterpret_cast<int32_t*>(piece[11]);
+    class_node_ = reinterpret_cast<int32_t*>(piece[12]);
+    q_s_ = reinterpret_cast<int32_t*>(piece[13]);
+    q_lane_ = reinterpret_cast<uint32_t*>(piece[14]);
+    q_node_ = reinterpret_cast<uint32_t*>(piece[15]);
+    q_key_ = reinterpret_cast<double*>(piece[16]);
+    q_u_ = reinterpret_cast<double*>(piece[17]);
   }
 
   // Returns how many (key, view) choices are left undecided (EmitOwners).
@@ -162,12 +176,12 @@ class Runner {
     if (!plan_.distinct && sel == 1) {
       // Contract §9: a plan without cuts takes exactly the path it took before cuts existed.
       if (!plan_.cuts) {
-        if constexpr (P::kWeighted) return RunOwnerWeighted<CutMode::kNone>(states, n);
+        if constexpr (P::kWeighted) return RunOwnerWeightedFastest<CutMode::kNone>(states, n);
         else return RunOwnerWide<CutMode::kNone>(states, n);
       }
       RedoRows().clear();
       if constexpr (P::kWeighted) {
-        RunOwnerWeighted<CutMode::kVerify>(states, n);
+        RunOwnerWeightedFastest<CutMode::kVerify>(states, n);
       } else {
         RunOwnerWide<CutMode::kVerify>(states, n);
       }
@@ -175,6 +189,18 @@ class Runner {
     }
     if (plan_.cuts) return RunTopOf<true>(sel, states, n);
     return RunTopOf<false>(sel, states, n);
+  }
+  // A weighted owner pass of one view whose weight classes were assigned (kernel_plan.hpp)
+  // ranks by class when its weights are that few, else through the 32-bit gate; a plan's
+  // two views walk the binary64 gate (RunOwnerWeighted).
+  template <CutMode M>
+  void RunOwnerWeightedFastest(const uint32_t* states, size_t n) {
+    if constexpr (kLists == 1) {
+      const KernelView& view = plan_.views[0];
+      if (view.exact_classes) return RunOwnerByClass<M>(states, n);
+      if (!view.class_weights.empty()) return RunOwnerGated<M>(states, n);
+    }
+    RunOwnerWeighted<M>(states, n);
   }
   template <bool kCuts>
   void RunTopOf(uint32_t sel, const uint32_t* states, size_t n) {
@@ -188,6 +214,10 @@ class Runner {
   }
 
   static constexpr size_t kPend = 8;
+  // The weighted gate's queue (RunOwnerGated), in u32 vectors: flushed once it holds
+  // kGateFlush vectors of pairs; room for one more step of 4 ways and the stores' slack.
+  static constexpr size_t kGateFlush = 1;
+  static constexpr size_t kGateQueue = kGateFlush + 4 + 2;
   // Unweighted R = 1: kWays key vectors per pass (4 where there are 32 vector registers).
 #if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
   static constexpr size_t kWays = 2;
@@ -503,6 +533,208 @@ class Runner {
     }
   }
 
+  // Weighted R = 1 of one view with at most kMaxWeightClasses distinct weights
+  // (KernelView::exact_classes). Within a class every node has the same weight w, and
+  // det::weighted_key(r, w) = det::ln(u) / w is strictly increasing in r: neighbouring grid
+  // points u = (r + 1) / 2^32 differ in ln u by about 2^-32 / u, a relative step of more
+  // than 2^-32 (|ln u| < 1/u - 1 < 1/u for u < 1, and ln 1 = 0 is exact), far above det::ln's
+  // relative error (< 2^-50) and the division's rounding (2^-53), which are monotone or
+  // too small to reorder two such values (pinned by a test over det::ln's range-reduction
+  // points and the grid's ends). So each class's best pair is its unweighted argmax, the
+  // highest r with ties to the earlier node (equal r, equal key), found at the width and
+  // cost of an unweighted pair; only each class's winner pays det::ln, and the owner is the
+  // best of the classes' winners under (key desc, node asc).
+  template <CutMode M>
+  void RunOwnerByClass(const uint32_t* states, size_t n) {
+    static_assert(kLists == 1, "one view");
+    const hn::ScalableTag<uint32_t> d32;
+    const hn::ScalableTag<int32_t> di32;
+    const hn::Rebind<uint32_t, DS> dh;
+    const hn::Rebind<int32_t, DS> dhi;
+    using V32 = hn::Vec<decltype(d32)>;
+    const Unweighted flipped{p_.fmix};  // r ^ 2^31 as int32: signed order = order of r
+    const Weighted unit{false};         // Pre without fmix: u = (r + 1) / 2^32
+    const size_t L = hn::Lanes(d32), G = kWays * L, L64 = L_;
+    const KernelView& view = plan_.views[0];
+    const uint8_t* cls = view.weight_class.data();
+    const size_t K = view.class_weights.size();
+    int32_t* const class_r = floors_;   // [class][key]: the class's best flipped r so far
+    int32_t* const class_node = class_node_;  // and its node
+    for (size_t base = 0; base < n; base += G) {
+      const size_t count = std::min(G, n - base);
+      LoadGroup(states, base, count, G);
+      // Each class's first node fills its slot: every flipped r is >= the lowest int32.
+      for (size_t c = 0; c < K; ++c)
+        for (size_t k = 0; k < G; k += L) {
+          hn::Store(hn::Set(di32, hwy::LowestValue<int32_t>()), di32, class_r + c * G + k);
+          hn::Store(hn::Set(di32, static_cast<int32_t>(view.class_first[c])), di32,
+                    class_node + c * G + k);
+        }
+      WalkTrie<kWays>(d32, plan_.program, stack_,
+                      [&](const Op& op, V32 h0, V32 h1, V32 h2, V32 h3) HWY_ATTR {
+        int32_t* HWY_RESTRICT br = class_r + cls[op.node] * G;
+        int32_t* HWY_RESTRICT bn = class_node + cls[op.node] * G;
+        const auto node = hn::Set(di32, static_cast<int32_t>(op.node));
+        auto offer = [&](V32 h, size_t way) HWY_ATTR {
+          const auto s = flipped.Pre(d32, di32, h);
+          const auto best = hn::Load(di32, br + way * L);
+          const auto gt = hn::Gt(s, best);
+          hn::Store(hn::IfThenElse(gt, s, best), di32, br + way * L);
+          hn::Store(hn::IfThenElse(gt, node, hn::Load(di32, bn + way * L)), di32, bn + way * L);
+        };
+        offer(h0, 0);
+        offer(h1, 1);
+        if constexpr (kWays == 4) {
+          offer(h2, 2);
+          offer(h3, 3);
+        }
+      });
+      for (size_t k = 0; k < G; k += L64) {
+        VS best = hn::Set(ds_, -HUGE_VAL), idx = hn::Zero(ds_), bu = hn::Zero(ds_);
+        for (size_t c = 0; c < K; ++c) {
+          const auto r = hn::Xor(hn::BitCast(dh, hn::LoadU(dhi, class_r + c * G + k)),
+                                 hn::Set(dh, 0x80000000u));
+          const VS u = unit.Pre(dh, ds_, r);
+          const VS key = hn::Div(DetLn(ds_, u), hn::Set(ds_, view.class_weights[c]));  // x/1 == x
+          const VS node = hn::PromoteTo(ds_, hn::LoadU(dhi, class_node + c * G + k));
+          const auto gt = hn::Or(hn::Gt(key, best), hn::And(hn::Eq(key, best), hn::Lt(node, idx)));
+          best = hn::IfThenElse(gt, key, best);
+          idx = hn::IfThenElse(gt, node, idx);
+          if constexpr (M == CutMode::kVerify) bu = hn::IfThenElse(gt, u, bu);
+        }
+        hn::Store(best, ds_, merge_s_ + k);
+        hn::Store(idx, ds_, merge_i_ + k);
+        if constexpr (M == CutMode::kVerify) hn::Store(bu, ds_, win_u_ + k);
+      }
+      EmitOwners<M>(base, count);
+    }
+  }
+
+  // Weighted R = 1 of one view (kNone, kVerify): the gate in 32-bit lanes. Each pair's
+  // sign-flipped r is compared, at the width and cost of an unweighted pair, with its
+  // lane's floor for the node's weight class (gate_floor, kernel_api.hpp: the binary64
+  // gate itself, in integers); the few pairs that pass are compacted into a queue (lane,
+  // node, r) whose det::ln runs at full binary64 width. The queue is merged into the
+  // lanes' bests in queue order, which per lane is node order (strict Gt: ties keep the
+  // earlier node), and the floors of the ways whose bests changed are recomputed. Between
+  // flushes a floor lags its best; bests only grow, so a lagging floor only lets more
+  // pairs through, as the older best of Flush does.
+  template <CutMode M>
+  void RunOwnerGated(const uint32_t* states, size_t n) {
+    static_assert(kLists == 1, "one view");
+    const hn::ScalableTag<uint32_t> d32;
+    const hn::ScalableTag<int32_t> di32;
+    using V32 = hn::Vec<decltype(d32)>;
+    const Unweighted flipped{p_.fmix};  // r ^ 2^31 as int32, the floors' domain
+    const size_t L = hn::Lanes(d32), G = kWays * L;
+    const KernelView& view = plan_.views[0];
+    const uint8_t* cls = view.weight_class.data();
+    const size_t K = view.class_weights.size(), way_stride = K * L;
+    const auto lanes = hn::Iota(di32, 0);
+    for (size_t base = 0; base < n; base += G) {
+      const size_t count = std::min(G, n - base);
+      LoadGroup(states, base, count, G);
+      for (size_t k = 0; k < G; k += L_) {
+        hn::Store(hn::Set(ds_, -HUGE_VAL), ds_, merge_s_ + k);
+        hn::Store(hn::Set(ds_, static_cast<TS>(plan_.list_first[0])), ds_, merge_i_ + k);
+        hn::Store(hn::Zero(ds_), ds_, win_u_ + k);
+      }
+      for (size_t k = 0; k < kWays * way_stride; k += L)
+        hn::Store(hn::Set(di32, hwy::LowestValue<int32_t>()), di32, floors_ + k);  // best -inf
+      size_t nq = 0;
+      WalkTrie<kWays>(d32, plan_.program, stack_,
+                      [&](const Op& op, V32 h0, V32 h1, V32 h2, V32 h3) HWY_ATTR {
+        const int32_t* floor = floors_ + cls[op.node] * L;
+        const auto s0 = flipped.Pre(d32, di32, h0);
+        const auto s1 = flipped.Pre(d32, di32, h1);
+        const auto skip0 = hn::Lt(s0, hn::Load(di32, floor));
+        const auto skip1 = hn::Lt(s1, hn::Load(di32, floor + way_stride));
+        auto skip = hn::And(skip0, skip1);
+        hn::Vec<decltype(di32)> s2 = s0, s3 = s0;
+        auto skip2 = skip0, skip3 = skip0;
+        if constexpr (kWays == 4) {
+          s2 = flipped.Pre(d32, di32, h2);
+          s3 = flipped.Pre(d32, di32, h3);
+          skip2 = hn::Lt(s2, hn::Load(di32, floor + 2 * way_stride));
+          skip3 = hn::Lt(s3, hn::Load(di32, floor + 3 * way_stride));
+          skip = hn::And(skip, hn::And(skip2, skip3));
+        }
+        if (HWY_LIKELY(hn::AllTrue(di32, skip))) return;
+        const auto node = hn::Set(di32, static_cast<int32_t>(op.node));
+        auto enqueue = [&](hn::Vec<decltype(di32)> s, decltype(skip) sk, size_t way) HWY_ATTR {
+          const auto pass = hn::Not(sk);
+          hn::StoreU(hn::Compress(s, pass), di32, q_s_ + nq);
+          hn::StoreU(hn::BitCast(d32, hn::Compress(hn::Add(lanes, hn::Set(di32, static_cast<int32_t>(way * L))), pass)), d32, q_lane_ + nq);
+          hn::StoreU(hn::BitCast(d32, node), d32, q_node_ + nq);
+          nq += hn::CountTrue(di32, pass);
+        };
+        enqueue(s0, skip0, 0);
+        enqueue(s1, skip1, 1);
+        if constexpr (kWays == 4) {
+          enqueue(s2, skip2, 2);
+          enqueue(s3, skip3, 3);
+        }
+        if (nq >= kGateFlush * L) {
+          FlushGated<M>(nq);
+          nq = 0;
+        }
+      });
+      if (nq != 0) FlushGated<M>(nq);
+      EmitOwners<M>(base, count);
+    }
+  }
+  // The queue's nq pairs: their rank keys det::ln(u) / w at full width, merged in queue
+  // order into (merge_s_, merge_i_) and, for kVerify, the winners' u; then new floors.
+  template <CutMode M>
+  void FlushGated(size_t nq) {
+    const hn::Rebind<uint32_t, DS> dh;
+    const hn::Rebind<int32_t, DS> dhi;
+    const hn::RebindToUnsigned<DS> du64;
+    const hn::RebindToSigned<DS> di64;
+    const Weighted unit{false};  // Pre without fmix: u = (r + 1) / 2^32
+    const size_t L = hn::Lanes(hn::ScalableTag<uint32_t>()), L64 = L_;
+    const KernelView& view = plan_.views[0];
+    const size_t padded = (nq + L64 - 1) / L64 * L64;
+    for (size_t j = nq; j < padded; ++j) q_s_[j] = 0, q_node_[j] = 0;  // node 0 exists
+    for (size_t j = 0; j < padded; j += L64) {
+      const auto r = hn::Xor(hn::BitCast(dh, hn::LoadU(dhi, q_s_ + j)), hn::Set(dh, 0x80000000u));
+      const VS u = unit.Pre(dh, ds_, r);
+      const auto node = hn::PromoteTo(du64, hn::LoadU(dh, q_node_ + j));
+      const VS w = hn::GatherIndex(ds_, view.weights.data(), hn::BitCast(di64, node));
+      hn::StoreU(hn::Div(DetLn(ds_, u), w), ds_, q_key_ + j);  // x / 1 == x: every weight divides
+      if constexpr (M == CutMode::kVerify) hn::StoreU(u, ds_, q_u_ + j);
+    }
+    uint32_t changed = 0;  // ways whose bests changed
+    for (size_t e = 0; e < nq; ++e) {
+      const uint32_t lane = q_lane_[e];
+      const double key = q_key_[e];
+      const bool gt = key > merge_s_[lane];
+      merge_s_[lane] = gt ? key : merge_s_[lane];
+      merge_i_[lane] = gt ? static_cast<TS>(q_node_[e]) : merge_i_[lane];
+      if constexpr (M == CutMode::kVerify) win_u_[lane] = gt ? q_u_[e] : win_u_[lane];
+      changed |= static_cast<uint32_t>(gt) << (lane / L);
+    }
+    const size_t K = view.class_weights.size();
+    for (size_t way = 0; way < kWays; ++way) {
+      if (((changed >> way) & 1) == 0) continue;
+      const VS lo = hn::Load(ds_, merge_s_ + way * L);
+#if HWY_TARGET == HWY_SCALAR
+      for (size_t c = 0; c < K; ++c)
+        hn::Store(p_.GateFloor(ds_, lo, view.class_weights[c]), dhi, floors_ + (way * K + c) * L);
+#else
+      // Whole vectors, as the gate loads them: a load that spans two smaller stores would
+      // wait for both to retire instead of being forwarded.
+      const hn::ScalableTag<int32_t> di32;
+      const VS hi = hn::Load(ds_, merge_s_ + way * L + L64);
+      for (size_t c = 0; c < K; ++c) {
+        const double w = view.class_weights[c];
+        hn::Store(hn::Combine(di32, p_.GateFloor(ds_, hi, w), p_.GateFloor(ds_, lo, w)), di32,
+                  floors_ + (way * K + c) * L);
+      }
+#endif
+    }
+  }
+
   // View v's choices of keys [base, base + count) in s (its select slots): with cuts, a key
   // whose last choice scores Unresolved() is left undecided, its first choice kAbsent (§9:
   // fewer than select nodes or domains cleared, or one that cleared has r = 0; the caller
@@ -632,6 +864,9 @@ class Runner {
   uint32_t* stack_;
   uint32_t* pad_;
   TS *list_s_, *list_i_, *merge_s_, *merge_i_, *pend_, *keys_, *dom_s_, *dom_i_, *win_u_;
+  int32_t *floors_, *class_node_, *q_s_;
+  uint32_t *q_lane_, *q_node_;
+  double *q_key_, *q_u_;
 };
 
 // Runs plan on n key states with the policy of its rank rule.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -21,6 +22,7 @@
 #include "hrw/reference.hpp"
 #include "hrw/targets.hpp"
 #include "hrw/verify.hpp"
+#include "kernel_api.hpp"
 #include "node_trie.hpp"
 #include "random_cluster.hpp"
 #include "test_scale.hpp"
@@ -475,6 +477,111 @@ TEST_CASE("weighted gate bound: det::ln(u) <= u - 1 with u - 1 exact", "[kernels
   for (int k = 0; k < 100000; ++k) check(static_cast<std::uint32_t>(rng()));
   for (std::uint32_t r = 0; r < 1000; ++r) check(r);
   CHECK(det::ln(1.0) == 0.0);
+}
+
+TEST_CASE("weighted classes: det::weighted_key is strictly increasing in r", "[kernels][det]") {
+  // The kernels rank a class of equal weights by r alone (Runner::RunOwnerByClass): sound
+  // only if the key rises strictly with r. The likeliest places for a rounding step to
+  // break it are det::ln's range reduction (u at 2^-k and sqrt(2) 2^-k) and the ends of
+  // the grid: check windows around those exhaustively, the rest by sampling.
+  const double weights[] = {kMinWeight, 1e-6, 0.37, 1.0, 1.25, 3.0, 1e6, kMaxWeight};
+  std::vector<std::uint32_t> starts = {0, 0xFFFFFFFFu - (1u << 14)};
+  for (int k = 1; k <= 31; ++k)
+    for (const double at : {std::ldexp(1.0, 32 - k), std::ldexp(std::sqrt(2.0), 32 - k)})
+      starts.push_back(static_cast<std::uint32_t>(std::max(at - 4096.0, 0.0)));
+  const std::uint32_t window = 8192 * static_cast<std::uint32_t>(test_scale());
+  auto check = [&](std::uint32_t r, double w) {
+    const double a = det::weighted_key(r, w), b = det::weighted_key(r + 1, w);
+    if (!(a < b)) FAIL("r " << r << " weight " << w << ": " << a << " !< " << b);
+  };
+  std::mt19937_64 rng(404);
+  for (const double w : weights) {
+    for (const std::uint32_t s : starts)
+      for (std::uint32_t k = 0; k < window && s + k < 0xFFFFFFFFu; ++k) check(s + k, w);
+    for (int k = 0; k < 20000; ++k) check(static_cast<std::uint32_t>(rng() % 0xFFFFFFFFull), w);
+  }
+}
+
+TEST_CASE("weighted gate in 32-bit lanes: gate_floor is the binary64 gate", "[kernels][det]") {
+  // kernels::gate_floor turns the binary64 gate (u - 1 < Q, Q = (best * w) * (1 + 2^-50):
+  // Weighted::Beaten) into one integer compare on the sign-flipped r. It must be that gate
+  // exactly for the class's largest weight w, and sound for every lighter weight.
+  std::mt19937_64 rng(505);
+  const double weights[] = {kMinWeight, 1e-6, 0.37, 1.0, 1.25, 3.0, 1e6, kMaxWeight};
+  auto pick = [&](const double* from) { return from[rng() % 8]; };
+  std::vector<double> bests = {-HUGE_VAL, 0.0, -0x1p-1074, -0x1p-1060, -1e-300, -1e300};
+  for (int k = 0; k < 4000; ++k)
+    bests.push_back(det::weighted_key(static_cast<std::uint32_t>(rng()), pick(weights)));
+  for (int k = 0; k < 200; ++k)  // bests close to 0: keys of r near 2^32
+    bests.push_back(det::weighted_key(0xFFFFFFFFu - static_cast<std::uint32_t>(rng() % 4096),
+                                      pick(weights)));
+  auto binary_gate = [](std::uint32_t r, double best, double w) {
+    return det::unit_from_hash(r) - 1.0 < (best * w) * (1.0 + 0x1p-50);
+  };
+  std::size_t checked = 0;
+  for (const double best : bests) {
+    const double w = rng() % 4 == 0 ? pick(weights) : 0.01 + static_cast<double>(rng() % 10000) / 100.0;
+    const std::int64_t t = std::int64_t{kernels::gate_floor(best, w)} + 2147483648LL;  // r below t: skip
+    std::vector<std::uint32_t> rs = {0, 1, 0xFFFFFFFEu, 0xFFFFFFFFu,
+                                     static_cast<std::uint32_t>(rng())};
+    for (std::int64_t d = -2; d <= 1; ++d)
+      if (t + d >= 0 && t + d <= 0xFFFFFFFFLL) rs.push_back(static_cast<std::uint32_t>(t + d));
+    for (const std::uint32_t r : rs) {
+      INFO("best " << best << " weight " << w << " r " << r << " floor " << t);
+      REQUIRE((std::int64_t{r} < t) == binary_gate(r, best, w));
+      if (std::int64_t{r} >= t) continue;
+      // Skipped: no weight up to w may rank it strictly above best.
+      for (const double lighter : {w, w * 0.999, w / 3.0, kMinWeight}) {
+        if (lighter > w) continue;
+        REQUIRE(det::weighted_key(r, lighter) <= best);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 1000);
+}
+
+TEST_CASE("weighted owners by weight class: 1 to 9 distinct weights, cuts, every target",
+          "[kernels][classes]") {
+  // Up to kMaxWeightClasses distinct weights the owner pass ranks each class by r (exact
+  // classes); more take the 32-bit gate over runs of weights. Both against the reference,
+  // scores bit for bit, with and without cuts (contract §9), on every target.
+  TargetGuard guard;
+  std::mt19937_64 rng(606);
+  const double palette[] = {kMinWeight, 0.5, 1.0, 1.25, 1.5, 2.0, 3.0, 1e6, kMaxWeight, 7.5};
+  const std::size_t node_counts[] = {1, 2, 9, 100, 300};
+  for (std::size_t classes = 1; classes <= 10; ++classes)
+    for (const std::size_t n : node_counts) {
+      ClusterSpec spec;
+      spec.hash = rng() % 4 == 0 ? HashMode::fnv1a : HashMode::fnv1a_fmix;
+      const bool cuts = rng() % 2 == 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        NodeSpec node;
+        node.id = fmt::format("node-{}", i);
+        node.weight = palette[(i + rng() % classes) % classes];
+        if (cuts && rng() % 3 == 0) node.cut = static_cast<std::uint32_t>(rng());
+        spec.nodes.push_back(node);
+      }
+      const ClusterView view(spec);
+      const KeyBatch keys = random_keys(rng, scaled(1500, test::kEmulatedScale));
+      PlaceOptions o;
+      o.with_scores = true;
+      o.allow_partial = true;
+      o.engine = Engine::reference;
+      const Placement want = place(view, keys, o);
+      o.engine = Engine::simd;
+      for (const auto& target : runnable_targets()) {
+        force_target(target.bits);
+        const Placement got = place(view, keys, o);
+        INFO(classes << " weight classes, " << n << " nodes" << (cuts ? ", cuts" : "")
+                     << ", target " << target.name);
+        REQUIRE(got.nodes == want.nodes);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < got.scores.size(); ++i)
+          bad += bits_of(got.scores[i]) != bits_of(want.scores[i]);
+        REQUIRE(bad == 0);
+      }
+    }
 }
 
 TEST_CASE("plan kernel: two views in one walk equal two reference placements", "[kernels][pair]") {

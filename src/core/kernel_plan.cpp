@@ -34,6 +34,7 @@ KernelView side_of(const ClusterView& view, const std::vector<std::string_view>&
     side.weights.assign(ids.size(), 0.0);
     for (std::uint32_t u = 0; u < ids.size(); ++u)
       if (side.index[u] != kAbsent) side.weights[u] = view.node(side.index[u]).weight;
+    assign_weight_classes(side);
   }
   if (cuts) {
     side.cut_floors.assign(ids.size(), static_cast<std::int32_t>(0x80000000u));
@@ -77,6 +78,30 @@ std::uint32_t cut_of(const KernelView& side, std::uint32_t u) {
 }
 
 }  // namespace
+
+void assign_weight_classes(KernelView& side) {
+  std::vector<double> distinct;
+  for (std::uint32_t u = 0; u < side.index.size(); ++u)
+    if (side.index[u] != kAbsent) distinct.push_back(side.weights[u]);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const std::size_t classes = std::min(distinct.size(), kMaxWeightClasses);
+  side.class_weights.assign(classes, 0.0);
+  side.weight_class.assign(side.index.size(), 0);
+  auto class_of_rank = [&](std::size_t k) { return k * classes / distinct.size(); };
+  for (std::size_t k = 0; k < distinct.size(); ++k)
+    side.class_weights[class_of_rank(k)] = distinct[k];  // ascending: the last is the largest
+  side.class_first.assign(classes, kAbsent);
+  for (std::uint32_t u = 0; u < side.index.size(); ++u) {
+    if (side.index[u] == kAbsent) continue;
+    const auto k = static_cast<std::size_t>(
+        std::lower_bound(distinct.begin(), distinct.end(), side.weights[u]) - distinct.begin());
+    const std::size_t c = class_of_rank(k);
+    side.weight_class[u] = static_cast<std::uint8_t>(c);
+    if (side.class_first[c] == kAbsent) side.class_first[c] = u;
+  }
+  side.exact_classes = classes == distinct.size();
+}
 
 bool can_fuse(const ClusterView& a, const ClusterView& b) {
   // Hierarchical views (contract §6) are placed level by level, never through one trie.

@@ -14,6 +14,11 @@ namespace hrw::kernels {
 // hierarchies (contract §6) will need the same hierarchy too.
 bool can_fuse(const ClusterView& a, const ClusterView& b);
 
+// Fills a weighted side's weight_class and class_weights from its weights (kernel_api.hpp):
+// the distinct weights in order, cut into at most kMaxWeightClasses runs of about equal
+// length; a class gates with its largest weight.
+void assign_weight_classes(KernelView& side);
+
 // `views`: one view, or two that can_fuse. The options are the (validated) request;
 // options.replicas <= kMaxKernelReplicas.
 KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const PlaceOptions& options);

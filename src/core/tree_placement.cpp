@@ -9,6 +9,7 @@
 
 #include "hrw/det_math.hpp"
 #include "hrw/hierarchy.hpp"
+#include "kernel_plan.hpp"
 #include "node_trie.hpp"
 
 namespace hrw::kernels {
@@ -26,7 +27,10 @@ KernelPlan choice_plan(const std::vector<std::string_view>& ids, const std::vect
   KernelView side;
   side.index.resize(ids.size());
   for (std::uint32_t u = 0; u < ids.size(); ++u) side.index[u] = u;
-  if (weighted) side.weights = weights;
+  if (weighted) {
+    side.weights = weights;
+    assign_weight_classes(side);
+  }
   side.select = select;
   plan.views.push_back(std::move(side));
   return plan;

@@ -59,11 +59,15 @@ std::string zone_of(std::uint32_t i) {
 
 double weight_of(std::uint32_t i) { return 1.0 + 0.25 * (i % 5); }
 
-const ClusterView& view(std::uint32_t n, IdSet ids, bool weighted, HashMode hash) {
-  using Key = std::tuple<std::uint32_t, int, bool, int>;
+double fine_weight_of(std::uint32_t i, std::uint32_t n) {
+  return 1.0 + static_cast<double>(i) / static_cast<double>(n);
+}
+
+const ClusterView& view(std::uint32_t n, IdSet ids, bool weighted, HashMode hash, bool fine) {
+  using Key = std::tuple<std::uint32_t, int, bool, int, bool>;
   static std::map<Key, std::unique_ptr<ClusterView>> cache;
   std::lock_guard<std::mutex> lock(cache_mutex);
-  auto& slot = cache[Key{n, static_cast<int>(ids), weighted, static_cast<int>(hash)}];
+  auto& slot = cache[Key{n, static_cast<int>(ids), weighted, static_cast<int>(hash), fine}];
   if (!slot) {
     ClusterSpec spec;
     spec.source = "bench";
@@ -72,7 +76,7 @@ const ClusterView& view(std::uint32_t n, IdSet ids, bool weighted, HashMode hash
     for (std::uint32_t i = 0; i < n; ++i) {
       NodeSpec node;
       node.id = id_list[i];
-      if (weighted) node.weight = weight_of(i);
+      if (weighted) node.weight = fine ? fine_weight_of(i, n) : weight_of(i);
       node.labels.emplace_back("zone", zone_of(i));
       spec.nodes.push_back(std::move(node));
     }

@@ -24,9 +24,14 @@ std::string zone_of(std::uint32_t i);
 // Weight of node i in weighted views: 1, 1.25, 1.5, 1.75, 2, 1, ...
 double weight_of(std::uint32_t i);
 
+// Weight of node i of n in fine-weighted views: 1 + i / n, n distinct weights in [1, 2),
+// as weights taken from measured capacities are (the kernels' gated path, not classes).
+double fine_weight_of(std::uint32_t i, std::uint32_t n);
+
 // A validated view of n nodes (cached; lives until exit). Every node has a zone label;
-// weighted views give every node a weight.
-const ClusterView& view(std::uint32_t n, IdSet ids, bool weighted, HashMode hash);
+// weighted views give every node a weight (weight_of, or fine_weight_of when fine).
+const ClusterView& view(std::uint32_t n, IdSet ids, bool weighted, HashMode hash,
+                        bool fine = false);
 
 // `count` distinct 16-byte keys: 16 lowercase hex digits of splitmix64(i) (cached).
 const KeyBatch& keys(std::size_t count);
