@@ -78,7 +78,8 @@ struct KernelView {
   // Weighted views: each program node's weight class and each class's largest weight: up
   // to kMaxWeightClasses classes, one per distinct weight when there are that few (exact:
   // the kernels then rank each class by r alone), else consecutive runs of the sorted
-  // weights (the gate in 32-bit lanes, gate_floor below); each class's first node.
+  // weights (the gate in 32-bit lanes, gate_floor below); each class's first node (in a
+  // plan's view 0: among list 0's leaves; kAbsent when it has none).
   std::vector<std::uint8_t> weight_class;
   std::vector<double> class_weights;
   std::vector<std::uint32_t> class_first;

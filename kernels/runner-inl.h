@@ -190,16 +190,15 @@ class Runner {
     if (plan_.cuts) return RunTopOf<true>(sel, states, n);
     return RunTopOf<false>(sel, states, n);
   }
-  // A weighted owner pass of one view whose weight classes were assigned (kernel_plan.hpp)
-  // ranks by class when its weights are that few, else through the 32-bit gate; a plan's
-  // two views walk the binary64 gate (RunOwnerWeighted).
+  // A weighted owner pass whose weight classes were assigned (kernel_plan.hpp) ranks by
+  // class when view 0's weights are that few (a plan's list 0 has view 0's weights); else
+  // one view takes the 32-bit gate, and a plan's two views the binary64 gate.
   template <CutMode M>
   void RunOwnerWeightedFastest(const uint32_t* states, size_t n) {
-    if constexpr (kLists == 1) {
-      const KernelView& view = plan_.views[0];
-      if (view.exact_classes) return RunOwnerByClass<M>(states, n);
+    const KernelView& view = plan_.views[0];
+    if (view.exact_classes) return RunOwnerByClass<M>(states, n);
+    if constexpr (kLists == 1)
       if (!view.class_weights.empty()) return RunOwnerGated<M>(states, n);
-    }
     RunOwnerWeighted<M>(states, n);
   }
   template <bool kCuts>
@@ -533,6 +532,28 @@ class Runner {
     }
   }
 
+  // A plan's leaf of lists 1 and 2 in a pass over u32 ways (RunOwnerByClass): each way's
+  // f64 halves offered to the lists' slots (ListS/ListI, key i at i), one at a time.
+  template <bool kMaskOthers, class V32>
+  HWY_INLINE void OfferOtherLists(const Op& op, V32 h0, V32 h1, V32 h2, V32 h3) {
+    const hn::ScalableTag<uint32_t> d32;
+    const hn::Rebind<uint32_t, DS> dh;
+    const size_t L = hn::Lanes(d32), L64 = L_;
+    hn::Store(h0, d32, pad_);
+    hn::Store(h1, d32, pad_ + L);
+    if constexpr (kWays == 4) {
+      hn::Store(h2, d32, pad_ + 2 * L);
+      hn::Store(h3, d32, pad_ + 3 * L);
+    }
+    const VS ci = hn::Set(ds_, static_cast<TS>(op.node));
+    for (size_t k = 0; k < kWays * L; k += L64) {
+      const VS u = p_.Pre(dh, ds_, hn::LoadU(dh, pad_ + k));
+      for (size_t l = 1; l < kLists; ++l)
+        if ((op.lists >> l) & 1)
+          Offer<kMaskOthers>(ListS(l) + k, ListI(l) + k, u, ci, Weight(l, op.node), l, op.node);
+    }
+  }
+
   // Weighted R = 1 of one view with at most kMaxWeightClasses distinct weights
   // (KernelView::exact_classes). Within a class every node has the same weight w, and
   // det::weighted_key(r, w) = det::ln(u) / w is strictly increasing in r: neighbouring grid
@@ -544,9 +565,13 @@ class Runner {
   // highest r with ties to the earlier node (equal r, equal key), found at the width and
   // cost of an unweighted pair; only each class's winner pays det::ln, and the owner is the
   // best of the classes' winners under (key desc, node asc).
+  //
+  // A plan (kLists = 3) ranks list 0 so; the few leaves of lists 1 and 2 (nodes added,
+  // removed or reweighted) are offered one f64 half at a time through the binary64 gate,
+  // as RunOwnerWeighted does, and EmitOwners merges the lists.
   template <CutMode M>
   void RunOwnerByClass(const uint32_t* states, size_t n) {
-    static_assert(kLists == 1, "one view");
+    constexpr bool kMaskOthers = M != CutMode::kNone;
     const hn::ScalableTag<uint32_t> d32;
     const hn::ScalableTag<int32_t> di32;
     const hn::Rebind<uint32_t, DS> dh;
@@ -564,6 +589,7 @@ class Runner {
       const size_t count = std::min(G, n - base);
       LoadGroup(states, base, count, G);
       // Each class's first node fills its slot: every flipped r is >= the lowest int32.
+      if constexpr (kLists > 1) ClearOwnerLists(G / L64, -HUGE_VAL);
       for (size_t c = 0; c < K; ++c)
         for (size_t k = 0; k < G; k += L) {
           hn::Store(hn::Set(di32, hwy::LowestValue<int32_t>()), di32, class_r + c * G + k);
@@ -572,6 +598,10 @@ class Runner {
         }
       WalkTrie<kWays>(d32, plan_.program, stack_,
                       [&](const Op& op, V32 h0, V32 h1, V32 h2, V32 h3) HWY_ATTR {
+        if (kLists > 1 && op.lists != 1) {
+          OfferOtherLists<kMaskOthers>(op, h0, h1, h2, h3);
+          return;
+        }
         int32_t* HWY_RESTRICT br = class_r + cls[op.node] * G;
         int32_t* HWY_RESTRICT bn = class_node + cls[op.node] * G;
         const auto node = hn::Set(di32, static_cast<int32_t>(op.node));
@@ -590,8 +620,10 @@ class Runner {
         }
       });
       for (size_t k = 0; k < G; k += L64) {
-        VS best = hn::Set(ds_, -HUGE_VAL), idx = hn::Zero(ds_), bu = hn::Zero(ds_);
+        VS best = hn::Set(ds_, -HUGE_VAL), idx = hn::Set(ds_, static_cast<TS>(plan_.list_first[0]));
+        VS bu = hn::Zero(ds_);
         for (size_t c = 0; c < K; ++c) {
+          if (kLists > 1 && view.class_first[c] == kAbsent) continue;  // no list-0 node
           const auto r = hn::Xor(hn::BitCast(dh, hn::LoadU(dhi, class_r + c * G + k)),
                                  hn::Set(dh, 0x80000000u));
           const VS u = unit.Pre(dh, ds_, r);

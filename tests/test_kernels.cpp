@@ -584,6 +584,50 @@ TEST_CASE("weighted owners by weight class: 1 to 9 distinct weights, cuts, every
     }
 }
 
+TEST_CASE("plan kernel by weight class: added, removed and reweighted nodes, cuts",
+          "[kernels][classes][pair]") {
+  // A plan of two views with few distinct weights ranks list 0 by class and offers the
+  // changed nodes' leaves through the binary64 gate; a class may have no list-0 node.
+  std::mt19937_64 rng(707);
+  const double palette[] = {0.5, 1.0, 1.25, 2.0, kMaxWeight, 3.0, 1e-6, 7.5};
+  for (int round = 0; round < 24; ++round) {
+    const std::size_t classes = 1 + static_cast<std::size_t>(rng() % 8);
+    const std::size_t n = round % 3 == 0 ? 3 : 40 + static_cast<std::size_t>(rng() % 160);
+    const bool cuts = round % 2 == 1;
+    ClusterSpec from;
+    for (std::size_t i = 0; i < n; ++i) {
+      NodeSpec node;
+      node.id = fmt::format("node-{}", i);
+      node.weight = palette[rng() % classes];
+      if (cuts && rng() % 3 == 0) node.cut = static_cast<std::uint32_t>(rng());
+      from.nodes.push_back(node);
+    }
+    ClusterSpec to = from;
+    const auto change = rng() % 4;
+    if (change == 0 || change == 3) {  // add nodes, one of a weight seen nowhere else
+      for (int k = 0; k < 2; ++k) {
+        NodeSpec node;
+        node.id = fmt::format("node-new-{}", k);
+        node.weight = k == 0 ? palette[rng() % classes] : 11.0;
+        to.nodes.push_back(node);
+      }
+    }
+    if (change == 1 || change == 3) to.nodes.erase(to.nodes.begin() + static_cast<long>(rng() % n));
+    if (change == 2 || change == 3) {  // every node of one class reweighted: that class leaves list 0
+      const double w = *to.nodes.front().weight;
+      for (NodeSpec& node : to.nodes)
+        if (node.weight == w) node.weight = w / 2.0;
+    }
+    const ClusterView a(from), b(to);
+    const KeyBatch keys = random_keys(rng, scaled(1200, test::kEmulatedScale));
+    PlaceOptions o;
+    o.with_scores = true;
+    o.allow_partial = true;
+    require_same_pair(a, b, keys, o,
+                      fmt::format("{} weight classes, change {}{}", classes, change, cuts ? ", cuts" : ""));
+  }
+}
+
 TEST_CASE("plan kernel: two views in one walk equal two reference placements", "[kernels][pair]") {
   // Random view pairs: each change alone and all at once, 1 to 2000 nodes, weighted or not,
   // R 1..5 with and without a distinct label, scores bit for bit, on every target.

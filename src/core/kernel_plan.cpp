@@ -149,6 +149,14 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
       if (plan.list_leaves[l]++ == 0) plan.list_first[l] = op.node;
     }
   }
+  // The kernels rank list 0 by weight class: each class's first node among list 0's.
+  if (plan.weighted && plan.views.size() > 1) {
+    KernelView& side = plan.views[0];
+    side.class_first.assign(side.class_weights.size(), kAbsent);
+    for (const Op& op : plan.program.ops)
+      if (op.kind == kLeaf && op.lists == 1 && side.class_first[side.weight_class[op.node]] == kAbsent)
+        side.class_first[side.weight_class[op.node]] = op.node;
+  }
   return plan;
 }
 
