@@ -12,6 +12,7 @@
 #include "hwy/aligned_allocator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -736,14 +737,20 @@ class Runner {
       hn::StoreU(hn::Div(DetLn(ds_, u), w), ds_, q_key_ + j);  // x / 1 == x: every weight divides
       if constexpr (M == CutMode::kVerify) hn::StoreU(u, ds_, q_u_ + j);
     }
+    // Without branches (whether a queued pair wins is a coin toss): selects on the bits.
     uint32_t changed = 0;  // ways whose bests changed
+    auto select = [](uint64_t take, double a, double b) {
+      return std::bit_cast<double>((std::bit_cast<uint64_t>(a) & take) |
+                                        (std::bit_cast<uint64_t>(b) & ~take));
+    };
     for (size_t e = 0; e < nq; ++e) {
       const uint32_t lane = q_lane_[e];
       const double key = q_key_[e];
       const bool gt = key > merge_s_[lane];
-      merge_s_[lane] = gt ? key : merge_s_[lane];
-      merge_i_[lane] = gt ? static_cast<TS>(q_node_[e]) : merge_i_[lane];
-      if constexpr (M == CutMode::kVerify) win_u_[lane] = gt ? q_u_[e] : win_u_[lane];
+      const uint64_t take = 0 - static_cast<uint64_t>(gt);
+      merge_s_[lane] = select(take, key, merge_s_[lane]);
+      merge_i_[lane] = select(take, static_cast<TS>(q_node_[e]), merge_i_[lane]);
+      if constexpr (M == CutMode::kVerify) win_u_[lane] = select(take, q_u_[e], win_u_[lane]);
       changed |= static_cast<uint32_t>(gt) << (lane / L);
     }
     const size_t K = view.class_weights.size();

@@ -85,7 +85,8 @@ void assign_weight_classes(KernelView& side) {
     if (side.index[u] != kAbsent) distinct.push_back(side.weights[u]);
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  const std::size_t classes = std::min(distinct.size(), kMaxWeightClasses);
+  const std::size_t classes =
+      distinct.size() <= kMaxWeightClasses ? distinct.size() : kGateWeightClasses;
   side.class_weights.assign(classes, 0.0);
   side.weight_class.assign(side.index.size(), 0);
   auto class_of_rank = [&](std::size_t k) { return k * classes / distinct.size(); };
