@@ -15,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "kernel_api.hpp"
 #include "policies-inl.h"
@@ -283,6 +284,13 @@ class Runner {
   // (s, idx)[j * L + i] (an owner pass: j = 0 and i up to the ways' lanes).
   void Emit(size_t base, size_t count, size_t v, size_t slots, const TS* s, const TS* idx) {
     const KernelOutput& o = out_[v];
+    if constexpr (kViews == 1 && std::is_same_v<TS, int32_t>) {
+      // The common owner pass: node indices are the int32 lanes' bits, copied whole.
+      if (slots == 1 && o.stride == 1 && !o.rank) {
+        std::memcpy(o.nodes + base, idx, count * sizeof(uint32_t));
+        return;
+      }
+    }
     const uint32_t* map = plan_.views[v].index.data();
     for (size_t i = 0; i < count; ++i)
       for (size_t j = 0; j < slots; ++j) {
