@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -261,4 +262,17 @@ TEST_CASE("bench --compare: a bad saved run is refused naming the file and the f
   CHECK(res.exit_code == 2);
   CHECK(lines(res.err) == 1);
   CHECK_THAT(res.err, Contains("same file"));
+}
+
+TEST_CASE("bench: the timed repetitions of a run fit timed_seconds, whatever rep_seconds asks", "[bench]") {
+  // With many targets the default 5 x 0.15 s per figure would overrun the 30 s a run
+  // promises; rep_seconds shrinks to timed_seconds / (figures x repetitions) instead.
+  hrw::BenchOptions o = tiny_options();
+  o.rep_seconds = 30.0;    // alone: at least a minute
+  o.timed_seconds = 1.0;   // what the run may spend timing
+  const auto t0 = std::chrono::steady_clock::now();
+  const hrw::BenchReport report = hrw::run_bench(o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(!report.figures.empty());
+  CHECK(seconds < 20.0);  // 1 s timed, plus checks and warm-ups on a loaded or emulated CPU
 }

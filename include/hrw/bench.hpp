@@ -17,6 +17,9 @@ struct BenchOptions {
   // (at least one call of the measured operation each).
   unsigned repetitions = 5;
   double rep_seconds = 0.15;
+  // The timed repetitions of a whole run stay within this many seconds: on a CPU with many
+  // targets rep_seconds shrinks to fit (checks, references and warm-ups come on top).
+  double timed_seconds = 24.0;
   // Pairs (key, node) per call of a pair-scores figure; keys = pairs / N, at least 256.
   std::uint64_t pairs_per_call = 1u << 22;
   // Keys per call of the place and plan keys/s figures.

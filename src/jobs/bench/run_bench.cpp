@@ -160,6 +160,7 @@ BenchOptions quick_bench_options() {
   BenchOptions o;
   o.repetitions = 3;
   o.rep_seconds = 0.03;
+  o.timed_seconds = 4.0;
   o.pairs_per_call = 1u << 19;
   o.keys_per_call = 1u << 15;
   o.quick = true;
@@ -172,17 +173,21 @@ const BenchFigure* BenchReport::find(const std::string& name) const {
   return nullptr;
 }
 
-BenchReport run_bench(const BenchOptions& options) {
+BenchReport run_bench(const BenchOptions& requested) {
   BenchReport report;
   report.hrw_version = HRW_VERSION;
   report.cpu = cpu_model();
-  report.quick = options.quick;
+  report.quick = requested.quick;
   report.threads = static_cast<unsigned>(
       std::max<std::size_t>(1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
   const std::vector<SimdTarget> targets = benchmarked_targets();
   for (const SimdTarget& t : targets) report.targets.push_back(t.name);
   const std::vector<bench::ProbeIsa> probes = bench::runnable_probe_isas();
-  const std::size_t figures = targets.size() * options.node_counts.size() * 2 + (probes.empty() ? 0 : 1) + 4;
+  const std::size_t figures = targets.size() * requested.node_counts.size() * 2 + (probes.empty() ? 0 : 1) + 4;
+  BenchOptions options = requested;
+  options.rep_seconds = std::min(
+      requested.rep_seconds,
+      requested.timed_seconds / static_cast<double>(figures * std::max(1u, requested.repetitions)));
   Bench bench(options, report, figures);
 
   // Pair-scores/s of every target, 1 thread, as hrw_bench's place/<T>/fmix/<w>/R1/t1/prefix/<N>.
