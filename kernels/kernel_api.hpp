@@ -87,8 +87,6 @@ struct KernelView {
 };
 
 inline constexpr std::size_t kMaxWeightClasses = 8;
-// Classes of a view with more distinct weights (runs of weights, for the 32-bit gate).
-inline constexpr std::size_t kGateWeightClasses = 8;
 
 // The weighted gate in 32-bit lanes (contract §4; kernels/policies-inl.h GateFloor does
 // the same ops in vectors). For a key whose best rank key so far is `best` (-inf before

@@ -85,23 +85,27 @@ void assign_weight_classes(KernelView& side) {
     if (side.index[u] != kAbsent) distinct.push_back(side.weights[u]);
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  const std::size_t classes =
-      distinct.size() <= kMaxWeightClasses ? distinct.size() : kGateWeightClasses;
+  const std::size_t classes = std::min(distinct.size(), kMaxWeightClasses);
   side.class_weights.assign(classes, 0.0);
   side.weight_class.assign(side.index.size(), 0);
   auto class_of_rank = [&](std::size_t k) { return k * classes / distinct.size(); };
   for (std::size_t k = 0; k < distinct.size(); ++k)
     side.class_weights[class_of_rank(k)] = distinct[k];  // ascending: the last is the largest
-  side.class_first.assign(classes, kAbsent);
   for (std::uint32_t u = 0; u < side.index.size(); ++u) {
     if (side.index[u] == kAbsent) continue;
     const auto k = static_cast<std::size_t>(
         std::lower_bound(distinct.begin(), distinct.end(), side.weights[u]) - distinct.begin());
-    const std::size_t c = class_of_rank(k);
-    side.weight_class[u] = static_cast<std::uint8_t>(c);
-    if (side.class_first[c] == kAbsent) side.class_first[c] = u;
+    side.weight_class[u] = static_cast<std::uint8_t>(class_of_rank(k));
   }
   side.exact_classes = classes == distinct.size();
+}
+
+void assign_class_first(KernelPlan& plan) {
+  KernelView& side = plan.views[0];
+  side.class_first.assign(side.class_weights.size(), kAbsent);
+  for (const Op& op : plan.program.ops)
+    if (op.kind == kLeaf && op.lists == 1 && side.class_first[side.weight_class[op.node]] == kAbsent)
+      side.class_first[side.weight_class[op.node]] = op.node;
 }
 
 bool can_fuse(const ClusterView& a, const ClusterView& b) {
@@ -150,14 +154,7 @@ KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const Plac
       if (plan.list_leaves[l]++ == 0) plan.list_first[l] = op.node;
     }
   }
-  // The kernels rank list 0 by weight class: each class's first node among list 0's.
-  if (plan.weighted && plan.views.size() > 1) {
-    KernelView& side = plan.views[0];
-    side.class_first.assign(side.class_weights.size(), kAbsent);
-    for (const Op& op : plan.program.ops)
-      if (op.kind == kLeaf && op.lists == 1 && side.class_first[side.weight_class[op.node]] == kAbsent)
-        side.class_first[side.weight_class[op.node]] = op.node;
-  }
+  if (plan.weighted) assign_class_first(plan);
   return plan;
 }
 

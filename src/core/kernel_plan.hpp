@@ -19,6 +19,10 @@ bool can_fuse(const ClusterView& a, const ClusterView& b);
 // length; a class gates with its largest weight.
 void assign_weight_classes(KernelView& side);
 
+// Fills view 0's class_first once the program's leaves have their lists: each class's
+// first leaf in list 0 (the kernels rank list 0 by class), kAbsent where there is none.
+void assign_class_first(KernelPlan& plan);
+
 // `views`: one view, or two that can_fuse. The options are the (validated) request;
 // options.replicas <= kMaxKernelReplicas.
 KernelPlan compile_plan(const std::vector<const ClusterView*>& views, const PlaceOptions& options);

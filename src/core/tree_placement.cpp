@@ -33,6 +33,7 @@ KernelPlan choice_plan(const std::vector<std::string_view>& ids, const std::vect
   }
   side.select = select;
   plan.views.push_back(std::move(side));
+  if (weighted) assign_class_first(plan);  // one view: every leaf is in list 0
   return plan;
 }
 
