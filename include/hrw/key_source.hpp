@@ -23,6 +23,9 @@ namespace hrw {
 
 enum class KeyFormat { lines, csv };
 struct KeyInput;  // hrw/bulk.hpp
+namespace io {
+class KeyRanges;  // the bulk pipeline's parallel reader (private to the library)
+}
 
 // "lines" or "csv"; InputError otherwise.
 KeyFormat parse_key_format(std::string_view text);
@@ -103,6 +106,7 @@ class KeySource {
   std::optional<std::uint64_t> total_bytes() const;
 
  private:
+  friend class io::KeyRanges;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

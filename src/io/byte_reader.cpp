@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -69,6 +70,33 @@ ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(left_), POSIX_FADV_SEQUENTIAL);
 #endif
+}
+
+void ByteReader::seek(std::uint64_t begin, std::uint64_t end) {
+  if (!size_) throw std::logic_error(fmt::format("{}: seek on a stream", name_));
+  end = std::min(end, *size_);
+  begin = std::min(begin, end);
+  if (::lseek(fd_, static_cast<off_t>(begin), SEEK_SET) < 0)
+    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  pos_ = end_ = 0;
+  eof_ = false;
+  consumed_ = begin;
+  left_ = end - begin;
+}
+
+std::size_t ByteReader::read_at(std::uint64_t offset, char* out, std::size_t n) const {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd_, out + got, n - got, static_cast<off_t>(offset + got));
+    if (r > 0) {
+      got += static_cast<std::size_t>(r);
+      continue;
+    }
+    if (r == 0) break;
+    if (errno == EINTR) continue;
+    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  }
+  return got;
 }
 
 ByteReader::~ByteReader() {

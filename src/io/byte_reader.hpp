@@ -33,6 +33,14 @@ class ByteReader {
   // when they fill it). False at end of input. Pointers from cur()/end() are invalidated.
   bool refill();
 
+  // A regular file only: reads bytes [begin, end) next (end clamped to the size), keeping
+  // the descriptor and the buffer (a reader reused range after range costs no open and no
+  // first-touch page faults). consumed() counts from the file's start afterwards.
+  void seek(std::uint64_t begin, std::uint64_t end = UINT64_MAX);
+  // Up to n bytes at `offset` (pread: the reading position is unchanged); fewer only at
+  // the file's end.
+  std::size_t read_at(std::uint64_t offset, char* out, std::size_t n) const;
+
   // Single-byte access for the CSV state machine: -1 at end of input.
   int peek() { return (pos_ < end_ || refill()) ? static_cast<unsigned char>(buf_.data()[pos_]) : -1; }
   void skip() { consume(1); }

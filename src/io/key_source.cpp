@@ -10,8 +10,7 @@
 #include "hrw/bulk.hpp"
 #include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
-#include "byte_reader.hpp"
-#include "csv_reader.hpp"
+#include "key_source_impl.hpp"
 #include "kernel_api.hpp"
 
 namespace hrw {
@@ -42,20 +41,42 @@ void KeyChunk::clear() {
   requests.clear();
 }
 
+namespace io {
+
+// Read in small windows with pread: the LF is usually a few bytes away, and the bytes past
+// it are the next range's to read.
+std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint64_t quotes, bool csv,
+                           std::uint64_t size) {
+  if (pos == 0 || pos >= size) return std::min(pos, size);
+  bool quoted = csv && (quotes & 1);  // the state before byte pos, and after byte pos - 1
+  char window[4096];
+  for (std::uint64_t at = pos - 1; at < size;) {
+    const std::size_t n = file.read_at(at, window, sizeof window);
+    if (n == 0) break;  // the file ended early (it shrank): no record starts before its end
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = window[i];
+      if (at + i == pos - 1) {  // byte pos - 1: only an LF matters (it changes no parity)
+        if (c == '\n' && !quoted) return pos;
+        continue;
+      }
+      if (csv && c == '"') quoted = !quoted;
+      else if (c == '\n' && !quoted) return at + i + 1;
+    }
+    at += n;
+  }
+  return size;
+}
+
+}  // namespace io
+
+using io::kNoColumn;
+
 namespace {
 
-constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
-
-struct CsvColumns {
-  std::size_t key = kNoColumn, bytes = kNoColumn, requests = kNoColumn, count = 0;
-  std::uint64_t first_record = 0;  // the byte after the header (0 for lines)
-  std::uint64_t first_line = 1;    // the line it starts on
-};
-
-CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
+io::CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   if (!csv.next())
     throw InputError(fmt::format("{}: line 1: empty CSV: a header with a \"key\" column is required", name));
-  CsvColumns cols;
+  io::CsvColumns cols;
   cols.count = csv.field_count();
   std::string seen;
   for (std::size_t i = 0; i < cols.count; ++i) {
@@ -77,64 +98,23 @@ CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
   return cols;
 }
 
-// Where a part's records start and end (ByteRange): its first record and the first record
-// of the next part, found from the file's bytes around the boundaries.
-struct RecordBounds {
-  std::uint64_t begin = 0, end = 0;
-  CsvColumns cols;  // CSV: the header, read from the file's start
-};
-
-// The first record that starts at or after `pos`: after the first LF at or after pos - 1
-// outside a quoted field, with `quotes` the quotes before pos (CSV), or the file's end.
-// Read in growing windows: the LF is usually a few bytes away, and the bytes past it are
-// the next part's to read.
-std::uint64_t record_start(const std::string& path, std::uint64_t pos, std::uint64_t quotes, bool csv,
-                           std::uint64_t size) {
-  if (pos == 0 || pos >= size) return std::min(pos, size);
-  bool quoted = csv && (quotes & 1);  // the state before byte pos, and after byte pos - 1
-  std::uint64_t at = pos - 1;         // the offset of the next byte to look at
-  for (std::uint64_t window = 4096; at < size; window = std::min(2 * window, std::uint64_t{1} << 20)) {
-    const std::uint64_t from = at;
-    io::ByteReader in(path, at, at + window);
-    while (in.cur() != in.end() || in.refill()) {
-      const std::size_t n = static_cast<std::size_t>(in.end() - in.cur());
-      for (std::size_t i = 0; i < n; ++i) {
-        const char c = in.cur()[i];
-        if (at + i == pos - 1) {  // byte pos - 1: only an LF matters (it changes no parity)
-          if (c == '\n' && !quoted) return pos;
-          continue;
-        }
-        if (csv && c == '"') quoted = !quoted;
-        else if (c == '\n' && !quoted) return at + i + 1;
-      }
-      at += n;
-      in.consume(n);
-    }
-    if (at == from) break;  // the file ended early (it shrank): no record starts before its end
-  }
-  return size;
-}
-
-RecordBounds record_bounds(const std::string& path, KeyFormat format, const ByteRange& range) {
-  RecordBounds b;
+io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const ByteRange& range) {
+  io::RecordBounds b;
   std::uint64_t first = 0;  // where the first record after the header starts
-  std::uint64_t size = 0;
-  {
-    io::ByteReader whole(path, 0, UINT64_MAX);
-    size = *whole.size();
-    if (format == KeyFormat::csv) {
-      io::CsvReader csv(whole);
-      csv.refuse_quotes_in_plain_fields();
-      b.cols = read_header(csv, whole.name());
-      first = b.cols.first_record = whole.consumed();
-      b.cols.first_line = csv.line();
-    }
+  io::ByteReader whole(path, 0, UINT64_MAX);
+  const std::uint64_t size = *whole.size();
+  if (format == KeyFormat::csv) {
+    io::CsvReader csv(whole);
+    csv.refuse_quotes_in_plain_fields();
+    b.cols = read_header(csv, whole.name());
+    first = b.cols.first_record = whole.consumed();
+    b.cols.first_line = csv.line();
   }
   if (range.begin > range.end)
     throw InputError(fmt::format("{}: byte range [{}, {}) is reversed", path, range.begin, range.end));
   const bool csv = format == KeyFormat::csv;
-  b.begin = std::max(first, record_start(path, range.begin, range.quotes_before_begin, csv, size));
-  b.end = std::max(first, record_start(path, range.end, range.quotes_before_end, csv, size));
+  b.begin = std::max(first, io::record_start(whole, range.begin, range.quotes_before_begin, csv, size));
+  b.end = std::max(first, io::record_start(whole, range.end, range.quotes_before_end, csv, size));
   return b;
 }
 
@@ -150,47 +130,32 @@ std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::ui
   return quotes;
 }
 
-struct KeySource::Impl {
-  std::string path;
-  KeyFormat format;
-  std::optional<ByteRange> range;  // a part of the file only
-  RecordBounds bounds;             // the part's records (a part only)
-  io::ByteReader in;
-  io::CsvReader csv{in};
-  CsvColumns cols;
-  std::uint64_t keys = 0;
-  // Every total a report prints (per node, moved, stayed) is a part of these sums, so
-  // refusing an input whose sums overflow keeps every total right.
-  std::uint64_t bytes_sum = 0, requests_sum = 0;
+KeySource::Impl::Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {
+  if (format != KeyFormat::csv) return;
+  cols = read_header(csv, in.name());
+  cols.first_record = in.consumed();
+  cols.first_line = csv.line();
+}
 
-  Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {
-    if (format == KeyFormat::csv) cols = read_header(csv, in.name());
-  }
-  Impl(const std::string& p, KeyFormat f, const ByteRange& r)
-      : path(p), format(f), range(r), bounds(record_bounds(p, f, r)), in(p, bounds.begin, bounds.end),
-        cols(bounds.cols) {
-    csv.refuse_quotes_in_plain_fields();
-    if (!relative_lines()) csv.start_at_line(cols.first_line);
-  }
-  // A part that starts past the first record counts its lines from its start.
-  bool relative_lines() const { return range && bounds.begin > cols.first_record; }
+KeySource::Impl::Impl(const std::string& p, KeyFormat f, const ByteRange& r)
+    : path(p), format(f), range(r), bounds(record_bounds(p, f, r)), in(p, bounds.begin, bounds.end),
+      cols(bounds.cols) {
+  csv.refuse_quotes_in_plain_fields();
+  if (!relative_lines()) csv.start_at_line(cols.first_line);
+}
 
-  // A part's line numbers count from its first record; a whole read's from the file's
-  // start. An error in a part is raised again by reading the file from its start through
-  // this part, which words it with the file's line (only errors pay for that read).
-  [[noreturn]] void raise_with_file_lines() const;
+KeySource::Impl::Impl(const Impl& whole, ForRanges)
+    : path(whole.path), format(whole.format), in(whole.path, whole.cols.first_record, whole.cols.first_record),
+      cols(whole.cols) {}
 
-  void next_lines(KeyChunk& chunk, std::size_t max_keys);
-  std::uint64_t add_count(std::uint64_t& sum, const std::string& cell, const char* column,
-                          std::uint64_t line) const {
-    const std::uint64_t value = io::parse_count(cell, column, in.name(), line);
-    const auto total = exact_sum(sum, value);
-    if (!total) throw sum_overflow(column, fmt::format("{}: line {}", in.name(), line));
-    sum = *total;
-    return value;
-  }
-  void next_csv(KeyChunk& chunk, std::size_t max_keys);
-};
+std::uint64_t KeySource::Impl::add_count(std::uint64_t& sum, const std::string& cell, const char* column,
+                                         std::uint64_t line) const {
+  const std::uint64_t value = io::parse_count(cell, column, in.name(), line);
+  const auto total = exact_sum(sum, value);
+  if (!total) throw sum_overflow(column, fmt::format("{}: line {}", in.name(), line));
+  sum = *total;
+  return value;
+}
 
 // The hot loop of `hrw plan`: the LFs of [line, e) as bit masks (a SIMD kernel, one
 // piece of the buffer at a time), then every line they end copied straight into the

@@ -1,4 +1,5 @@
 // The one bulk path: read -> place (every view) -> digest -> consume, as a oneTBB pipeline.
+#include <atomic>
 #include <chrono>
 #include <optional>
 
@@ -7,6 +8,7 @@
 
 #include "hrw/bulk.hpp"
 #include "bulk/stream.hpp"
+#include "key_ranges.hpp"
 
 namespace hrw {
 
@@ -93,17 +95,16 @@ void stream_serially(Stream& s) {
 // Each chunk is placed by one thread (no nested parallel_for): threads work on different
 // chunks, which needs no synchronisation inside a chunk and keeps every thread busy while
 // one of them reads.
-void stream_pipelined(Stream& s, std::size_t threads) {
-  // Two chunks per thread in flight: one being placed, one being read or consumed.
-  const std::size_t tokens = 2 * threads;
-  // Tokens leave the last (in-order) stage in order, so token k may reuse slot k % size
-  // once k - tokens has left: one spare slot makes that hold with margin.
-  std::vector<ChunkWork> slots(tokens + 1);
-  for (std::size_t i = 0; i < slots.size(); ++i) slots[i].slot = i;
-  if (s.handlers.prepare) s.handlers.prepare(slots.size());
+// Two chunks per thread in flight: one being placed, one being read or consumed. Tokens
+// leave the last (in-order) stage in order, so token k may reuse slot k % size once
+// k - tokens has left: one spare slot makes that hold with margin.
+std::size_t tokens_for(std::size_t threads) { return 2 * threads; }
+std::size_t slots_for(std::size_t threads) { return tokens_for(threads) + 1; }
+
+void stream_pipelined(Stream& s, std::vector<ChunkWork>& slots, std::size_t threads) {
   std::size_t next_slot = 0;
   tbb::parallel_pipeline(
-      tokens,
+      tokens_for(threads),
       tbb::make_filter<void, ChunkWork*>(tbb::filter_mode::serial_in_order,
                                          [&](tbb::flow_control& fc) -> ChunkWork* {
                                            ChunkWork& work = slots[next_slot++ % slots.size()];
@@ -122,6 +123,62 @@ void stream_pipelined(Stream& s, std::size_t threads) {
                                              [&](ChunkWork* work) { s.consume(*work); }));
 }
 
+// A chunk in flight when a regular file is read in ranges: its range and what reading it
+// found.
+struct RangeWork {
+  ChunkWork* work;
+  std::size_t range;
+  io::RangeRead read;
+};
+
+// Each thread reads, places and digests its own range (the serial first stage only hands
+// out range numbers). The in-order stage takes the ranges one after another; at the first
+// that failed to parse or whose sums overflow it stops the ranges (later ones in flight
+// are dropped unconsumed) and returns that range, from which the caller reads on
+// serially, so the output and the first error are those of a one-thread read. Returns
+// ranges.count() when every range was taken.
+std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, std::vector<ChunkWork>& slots,
+                          std::size_t threads) {
+  std::vector<RangeWork> in_flight(slots.size());
+  std::size_t next = 0;
+  std::atomic<bool> stopped{false};
+  std::size_t resume_at = ranges.count();
+  tbb::parallel_pipeline(
+      tokens_for(threads),
+      tbb::make_filter<void, RangeWork*>(tbb::filter_mode::serial_in_order,
+                                         [&](tbb::flow_control& fc) -> RangeWork* {
+                                           if (next == ranges.count() || stopped.load()) {
+                                             fc.stop();
+                                             return nullptr;
+                                           }
+                                           RangeWork& r = in_flight[next % slots.size()];
+                                           r.work = &slots[next % slots.size()];
+                                           r.range = next++;
+                                           return &r;
+                                         }) &
+          tbb::make_filter<RangeWork*, RangeWork*>(
+              tbb::filter_mode::parallel,
+              [&](RangeWork* r) {
+                if (stopped.load()) return r;  // dropped by the in-order stage
+                {
+                  StageClock clock(stage(s.times, &StageTimes::read));
+                  r->read = ranges.read(r->work->slot, r->range, r->work->chunk);
+                }
+                if (!r->read.failed && !r->work->chunk.keys.empty()) s.place_and_digest(*r->work);
+                return r;
+              }) &
+          tbb::make_filter<RangeWork*, void>(tbb::filter_mode::serial_in_order, [&](RangeWork* r) {
+            if (stopped.load()) return;
+            if (!ranges.take(r->read, r->work->chunk)) {
+              stopped.store(true);
+              resume_at = r->range;
+              return;
+            }
+            if (!r->work->chunk.keys.empty()) s.consume(*r->work);
+          }));
+  return resume_at;
+}
+
 }  // namespace
 
 void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
@@ -133,7 +190,19 @@ void stream_placements(KeySource& source, const std::vector<ValidRequest>& reque
   const unsigned threads = worker_threads(requests.front().options().threads);
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
-  arena.execute([&] { stream_pipelined(s, static_cast<std::size_t>(arena.max_concurrency())); });
+  arena.execute([&] {
+    const auto workers = static_cast<std::size_t>(arena.max_concurrency());
+    std::vector<ChunkWork> slots(slots_for(workers));
+    for (std::size_t i = 0; i < slots.size(); ++i) slots[i].slot = i;
+    if (handlers.prepare) handlers.prepare(slots.size());
+    const std::uint64_t range_bytes = options.range_bytes ? options.range_bytes : 16 * options.chunk_keys;
+    if (auto ranges = io::KeyRanges::open(source, range_bytes, slots.size())) {
+      const std::size_t resume_at = stream_ranges(s, *ranges, slots, workers);
+      ranges->resume(resume_at);
+      if (resume_at == ranges->count()) return;
+    }
+    stream_pipelined(s, slots, workers);
+  });
 }
 
 }  // namespace hrw

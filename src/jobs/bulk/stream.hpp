@@ -18,6 +18,9 @@ namespace hrw {
 struct StreamOptions {
   std::size_t chunk_keys = kDefaultChunkKeys;
   StageTimes* times = nullptr;  // filled when not null
+  // A regular file read on several threads is read in ranges of this many bytes (0: the
+  // bytes of chunk_keys keys of 16 bytes), each range one chunk.
+  std::uint64_t range_bytes = 0;
 };
 
 // A chunk in flight: its keys and its placement in every view. What a command computes
@@ -54,9 +57,11 @@ class PerChunk {
   std::vector<State> states_;
 };
 
-// Reads, places, digests and consumes chunk by chunk as a oneTBB pipeline: the threads
-// place (and digest) different chunks while one of them reads the next, so the kernels
-// are not idle while the input is parsed. Memory: two chunks per thread, whatever the
+// Reads, places, digests and consumes chunk by chunk as a oneTBB pipeline. A whole regular
+// file is read in byte ranges, each thread reading, placing and digesting its own range
+// (io/key_ranges.hpp); stdin, pipes and FIFOs are read by one thread while the others place
+// (and digest) the chunks it has read. Either way the chunks are consumed in input order
+// with the keys, sums and first error of a one-thread read. Memory: two chunks per thread, whatever the
 // input. threads == 1 runs everything on the calling thread, one chunk after another.
 // One request per view (each its view's options); the first one's threads are used.
 void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
