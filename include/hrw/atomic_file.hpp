@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +30,12 @@ class AtomicFile {
 
   // Throws std::runtime_error naming the path on a write error (e.g. a full disk).
   void write(std::string_view data);
+  // A file written whole (not streamed) only: the place of the next `size` bytes, to be
+  // written by write_at. Called in output order, it costs no copy, so the bytes of many
+  // pieces can be written by several threads at once (write_at is safe to call from any
+  // thread, each piece once, before commit()). Later write() calls append after them.
+  std::uint64_t reserve(std::uint64_t size);
+  void write_at(std::uint64_t offset, std::string_view data) const;
   const std::string& path() const { return path_; }
   bool streamed() const { return temp_.empty(); }
 
@@ -39,6 +46,7 @@ class AtomicFile {
  private:
   friend void commit_all(std::span<AtomicFile* const> files);
   void flush_buffer();
+  std::optional<std::uint64_t> at_end() const;  // where write() appends; nullopt: streamed
   void start_writeback();
   void close_checked();
   std::string path_;    // as given, for messages

@@ -19,7 +19,7 @@ namespace hrw {
 // Where a stream's time goes, for benchmarks (hrw plan --stage-times): nanoseconds spent
 // in each step, summed over chunks and threads, and the pipeline's wall time.
 struct StageTimes {
-  std::atomic<std::uint64_t> read{0}, place{0}, digest{0}, consume{0}, wall{0};
+  std::atomic<std::uint64_t> read{0}, place{0}, digest{0}, consume{0}, write{0}, wall{0};
 };
 
 // Keys, bytes and requests added up: what reports count per node.

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
@@ -125,12 +126,16 @@ void remove_stale_temps(const std::string& target) {
   ::closedir(d);
 }
 
-void write_all(int fd, std::string_view data, const std::string& path) {
+// At `offset` (pwrite) when there is one: a file written whole, whose pieces may be written
+// by several threads (AtomicFile::reserve); in order (write) when streamed.
+void write_all(int fd, std::string_view data, const std::string& path, std::optional<std::uint64_t> offset) {
   while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
+    const ssize_t n = offset ? ::pwrite(fd, data.data(), data.size(), static_cast<off_t>(*offset))
+                             : ::write(fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) write_failed(path, n < 0 ? errno : EIO);
     data.remove_prefix(static_cast<std::size_t>(n));
+    if (offset) *offset += static_cast<std::uint64_t>(n);
   }
 }
 
@@ -232,7 +237,7 @@ AtomicFile::~AtomicFile() {
 void AtomicFile::write(std::string_view data) {
   if (buffer_.size() + data.size() > kBufferBytes) flush_buffer();
   if (data.size() >= kBufferBytes) {
-    write_all(fd_, data, path_);
+    write_all(fd_, data, path_, at_end());
     written_ += data.size();
   } else {
     buffer_.append(data);
@@ -241,9 +246,29 @@ void AtomicFile::write(std::string_view data) {
 }
 
 void AtomicFile::flush_buffer() {
-  write_all(fd_, buffer_, path_);
+  write_all(fd_, buffer_, path_, at_end());
   written_ += buffer_.size();
   buffer_.clear();
+}
+
+std::optional<std::uint64_t> AtomicFile::at_end() const {
+  return streamed() ? std::nullopt : std::optional<std::uint64_t>(written_);
+}
+
+std::uint64_t AtomicFile::reserve(std::uint64_t size) {
+  if (streamed()) throw std::logic_error(fmt::format("{}: reserve on a streamed output", path_));
+  flush_buffer();
+  const std::uint64_t offset = written_;
+  written_ += size;
+  return offset;
+}
+
+void AtomicFile::write_at(std::uint64_t offset, std::string_view data) const {
+  write_all(fd_, data, path_, offset);
+#ifdef SYNC_FILE_RANGE_WRITE
+  // As start_writeback does for appended data: the fsync in commit() finds it written.
+  ::sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(data.size()), SYNC_FILE_RANGE_WRITE);
+#endif
 }
 
 // Starts writing the data out every MiB while the run goes on, so that the fsync in

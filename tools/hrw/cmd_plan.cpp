@@ -80,9 +80,9 @@ int kernel_only(const PlanRequests& rules, const PlanArgs& a) {
 // Thread-milliseconds per step (threads add up) next to the pipeline's wall time.
 void print_stage_times(const StageTimes& t) {
   auto ms = [](const std::atomic<std::uint64_t>& ns) { return static_cast<double>(ns.load()) / 1e6; };
-  eprint("stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}; "
+  eprint("stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}, write {:.1f}; "
              "pipeline wall {:.1f} ms\n",
-             ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.wall));
+             ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.write), ms(t.wall));
 }
 
 int plan_from_placement(const PlanArgs& a, GivenSettings given) {

@@ -2,7 +2,9 @@
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 
+#include <tbb/concurrent_queue.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -81,6 +83,10 @@ struct Stream {
     StageClock clock(stage(times, &StageTimes::consume));
     handlers.consume(work);
   }
+  void write(ChunkWork& work) const {
+    StageClock clock(stage(times, &StageTimes::write));
+    if (handlers.write) handlers.write(work);
+  }
 };
 
 void stream_serially(Stream& s) {
@@ -89,26 +95,49 @@ void stream_serially(Stream& s) {
   while (s.read(work)) {
     s.place_and_digest(work);
     s.consume(work);
+    s.write(work);
   }
 }
+
+// The chunks in flight, and which are free: a chunk is taken by the first stage and given
+// back by the last, which runs in parallel (writes finish in any order), so slots are
+// reused as they come back, not in turn. Two chunks per thread in flight (one being
+// placed, one being read, consumed or written), and one more slot than tokens so that a
+// token never waits for one.
+class Slots {
+ public:
+  explicit Slots(std::size_t threads) : tokens_(2 * threads), work_(tokens_ + 1) {
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      work_[i].slot = i;
+      free_.push(i);
+    }
+  }
+  std::size_t tokens() const { return tokens_; }
+  std::size_t size() const { return work_.size(); }
+  ChunkWork& take() {
+    std::size_t i = 0;
+    if (!free_.try_pop(i)) throw std::logic_error("bulk pipeline: more chunks in flight than slots");
+    return work_[i];
+  }
+  void give_back(const ChunkWork& work) { free_.push(work.slot); }
+
+ private:
+  std::size_t tokens_;
+  std::vector<ChunkWork> work_;
+  tbb::concurrent_queue<std::size_t> free_;
+};
 
 // Each chunk is placed by one thread (no nested parallel_for): threads work on different
 // chunks, which needs no synchronisation inside a chunk and keeps every thread busy while
 // one of them reads.
-// Two chunks per thread in flight: one being placed, one being read or consumed. Tokens
-// leave the last (in-order) stage in order, so token k may reuse slot k % size once
-// k - tokens has left: one spare slot makes that hold with margin.
-std::size_t tokens_for(std::size_t threads) { return 2 * threads; }
-std::size_t slots_for(std::size_t threads) { return tokens_for(threads) + 1; }
-
-void stream_pipelined(Stream& s, std::vector<ChunkWork>& slots, std::size_t threads) {
-  std::size_t next_slot = 0;
+void stream_pipelined(Stream& s, Slots& slots) {
   tbb::parallel_pipeline(
-      tokens_for(threads),
+      slots.tokens(),
       tbb::make_filter<void, ChunkWork*>(tbb::filter_mode::serial_in_order,
                                          [&](tbb::flow_control& fc) -> ChunkWork* {
-                                           ChunkWork& work = slots[next_slot++ % slots.size()];
+                                           ChunkWork& work = slots.take();
                                            if (!s.read(work)) {
+                                             slots.give_back(work);
                                              fc.stop();
                                              return nullptr;
                                            }
@@ -119,16 +148,24 @@ void stream_pipelined(Stream& s, std::vector<ChunkWork>& slots, std::size_t thre
                                                      s.place_and_digest(*work);
                                                      return work;
                                                    }) &
-          tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::serial_in_order,
-                                             [&](ChunkWork* work) { s.consume(*work); }));
+          tbb::make_filter<ChunkWork*, ChunkWork*>(tbb::filter_mode::serial_in_order,
+                                                   [&](ChunkWork* work) {
+                                                     s.consume(*work);
+                                                     return work;
+                                                   }) &
+          tbb::make_filter<ChunkWork*, void>(tbb::filter_mode::parallel, [&](ChunkWork* work) {
+            s.write(*work);
+            slots.give_back(*work);
+          }));
 }
 
 // A chunk in flight when a regular file is read in ranges: its range and what reading it
 // found.
 struct RangeWork {
-  ChunkWork* work;
-  std::size_t range;
+  ChunkWork* work = nullptr;
+  std::size_t range = 0;
   io::RangeRead read;
+  bool taken = false;  // consumed: its output is to be written
 };
 
 // Each thread reads, places and digests its own range (the serial first stage only hands
@@ -137,23 +174,24 @@ struct RangeWork {
 // are dropped unconsumed) and returns that range, from which the caller reads on
 // serially, so the output and the first error are those of a one-thread read. Returns
 // ranges.count() when every range was taken.
-std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, std::vector<ChunkWork>& slots,
-                          std::size_t threads) {
+std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, Slots& slots) {
   std::vector<RangeWork> in_flight(slots.size());
   std::size_t next = 0;
   std::atomic<bool> stopped{false};
   std::size_t resume_at = ranges.count();
   tbb::parallel_pipeline(
-      tokens_for(threads),
+      slots.tokens(),
       tbb::make_filter<void, RangeWork*>(tbb::filter_mode::serial_in_order,
                                          [&](tbb::flow_control& fc) -> RangeWork* {
                                            if (next == ranges.count() || stopped.load()) {
                                              fc.stop();
                                              return nullptr;
                                            }
-                                           RangeWork& r = in_flight[next % slots.size()];
-                                           r.work = &slots[next % slots.size()];
+                                           ChunkWork& work = slots.take();
+                                           RangeWork& r = in_flight[work.slot];
+                                           r.work = &work;
                                            r.range = next++;
+                                           r.taken = false;
                                            return &r;
                                          }) &
           tbb::make_filter<RangeWork*, RangeWork*>(
@@ -167,14 +205,21 @@ std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, std::vector<ChunkWor
                 if (!r->read.failed && !r->work->chunk.keys.empty()) s.place_and_digest(*r->work);
                 return r;
               }) &
-          tbb::make_filter<RangeWork*, void>(tbb::filter_mode::serial_in_order, [&](RangeWork* r) {
-            if (stopped.load()) return;
-            if (!ranges.take(r->read, r->work->chunk)) {
-              stopped.store(true);
-              resume_at = r->range;
-              return;
-            }
-            if (!r->work->chunk.keys.empty()) s.consume(*r->work);
+          tbb::make_filter<RangeWork*, RangeWork*>(tbb::filter_mode::serial_in_order,
+                                                   [&](RangeWork* r) {
+                                                     if (stopped.load()) return r;
+                                                     if (!ranges.take(r->read, r->work->chunk)) {
+                                                       stopped.store(true);
+                                                       resume_at = r->range;
+                                                       return r;
+                                                     }
+                                                     r->taken = !r->work->chunk.keys.empty();
+                                                     if (r->taken) s.consume(*r->work);
+                                                     return r;
+                                                   }) &
+          tbb::make_filter<RangeWork*, void>(tbb::filter_mode::parallel, [&](RangeWork* r) {
+            if (r->taken) s.write(*r->work);
+            slots.give_back(*r->work);
           }));
   return resume_at;
 }
@@ -191,17 +236,15 @@ void stream_placements(KeySource& source, const std::vector<ValidRequest>& reque
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
   arena.execute([&] {
-    const auto workers = static_cast<std::size_t>(arena.max_concurrency());
-    std::vector<ChunkWork> slots(slots_for(workers));
-    for (std::size_t i = 0; i < slots.size(); ++i) slots[i].slot = i;
+    Slots slots(static_cast<std::size_t>(arena.max_concurrency()));
     if (handlers.prepare) handlers.prepare(slots.size());
     const std::uint64_t range_bytes = options.range_bytes ? options.range_bytes : 16 * options.chunk_keys;
     if (auto ranges = io::KeyRanges::open(source, range_bytes, slots.size())) {
-      const std::size_t resume_at = stream_ranges(s, *ranges, slots, workers);
+      const std::size_t resume_at = stream_ranges(s, *ranges, slots);
       ranges->resume(resume_at);
       if (resume_at == ranges->count()) return;
     }
-    stream_pipelined(s, slots, workers);
+    stream_pipelined(s, slots);
   });
 }
 

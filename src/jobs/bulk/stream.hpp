@@ -40,8 +40,13 @@ struct ChunkHandlers {
   // core's cache), chunks in parallel: work that needs no order, such as formatting
   // rows and counting. May be empty.
   std::function<void(ChunkWork&)> digest;
-  // In input order, one chunk at a time: writing and whatever needs the running totals.
+  // In input order, one chunk at a time: whatever needs the running totals, and where
+  // the chunk's output goes (AtomicFile::reserve).
   std::function<void(ChunkWork&)> consume;
+  // After consume, chunks in parallel and in any order: copying the chunk's output to
+  // the place consume reserved for it (AtomicFile::write_at), so that no one thread
+  // writes everything. May be empty.
+  std::function<void(ChunkWork&)> write;
 };
 
 // A command's typed per-chunk state, one per chunk in flight: what its digest step

@@ -34,9 +34,12 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
   // Formatted and counted in the digest step (in parallel: formatting the rows is most of
   // a place's CPU time), written and folded in input order: the serial step costs one
   // write and O(nodes) additions per chunk, not work per key.
+  // A file written whole gets each chunk's rows at the place the in-order step reserves,
+  // copied by the threads in parallel (AtomicFile::reserve); a stream is written in order.
   struct Digested {
     std::string rows;
     std::optional<PlaceStats> stats;
+    std::uint64_t offset = 0;
   };
   PerChunk<Digested> digested;
   ChunkHandlers handlers;
@@ -49,11 +52,18 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
     d.stats->add(work.chunk, work.placements[0]);
   };
   handlers.consume = [&](ChunkWork& work) {
-    const Digested& d = digested[work];
-    out.write(d.rows);
+    Digested& d = digested[work];
+    if (out.streamed())
+      out.write(d.rows);
+    else
+      d.offset = out.reserve(d.rows.size());
     stats.add(*d.stats);
     if (job.progress)
       job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
+  };
+  handlers.write = [&](ChunkWork& work) {
+    const Digested& d = digested[work];
+    if (!out.streamed()) out.write_at(d.offset, d.rows);
   };
   stream_placements(source, {request}, {job.keys.chunk_keys}, handlers);
   if (stats.read().keys != source.keys_read())
