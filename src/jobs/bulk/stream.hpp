@@ -66,8 +66,9 @@ class PerChunk {
 // file is read in byte ranges, each thread reading, placing and digesting its own range
 // (io/key_ranges.hpp); stdin, pipes and FIFOs are read by one thread while the others place
 // (and digest) the chunks it has read. Either way the chunks are consumed in input order
-// with the keys, sums and first error of a one-thread read. Memory: two chunks per thread, whatever the
-// input. threads == 1 runs everything on the calling thread, one chunk after another.
+// with the keys, sums and first error of a one-thread read, then written (the write step)
+// in parallel. Memory: two chunks per thread, whatever the input. threads == 1 runs
+// everything on the calling thread, one chunk after another.
 // One request per view (each its view's options); the first one's threads are used.
 void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
                        const StreamOptions& options, const ChunkHandlers& handlers);
