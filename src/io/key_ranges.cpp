@@ -10,31 +10,6 @@
 
 namespace hrw::io {
 
-namespace {
-
-// Calls fn(bytes, n) over [begin, end) of the file in windows (pread: no reading position).
-template <class Fn>
-void for_each_window(const ByteReader& file, std::uint64_t begin, std::uint64_t end, Fn&& fn) {
-  std::vector<char> window(std::size_t{1} << 16);
-  while (begin < end) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(window.size(), end - begin));
-    const std::size_t n = file.read_at(begin, window.data(), want);
-    if (n == 0) return;  // the file shrank
-    fn(window.data(), n);
-    begin += n;
-  }
-}
-
-std::uint64_t count_byte(const ByteReader& file, std::uint64_t begin, std::uint64_t end, char byte) {
-  std::uint64_t count = 0;
-  for_each_window(file, begin, end, [&](const char* bytes, std::size_t n) {
-    count += static_cast<std::uint64_t>(std::count(bytes, bytes + n, byte));
-  });
-  return count;
-}
-
-}  // namespace
-
 class KeyRanges::Reader {
  public:
   explicit Reader(const KeySource::Impl& whole) : impl(whole, KeySource::Impl::ForRanges{}) {}
@@ -103,9 +78,10 @@ RangeRead KeyRanges::read(std::size_t reader, std::size_t k, KeyChunk& chunk) co
 }
 
 bool KeyRanges::take(const RangeRead& range, KeyChunk& chunk) {
+  if (range.failed) return false;
   const auto bytes = exact_sum(bytes_sum_, range.bytes_sum);
   const auto requests = exact_sum(requests_sum_, range.requests_sum);
-  if (range.failed || !bytes || !requests) return false;
+  if (!bytes || !requests) return false;
   bytes_sum_ = *bytes;
   requests_sum_ = *requests;
   chunk.first = keys_;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,6 +68,19 @@ std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint6
   return size;
 }
 
+std::uint64_t count_byte(const ByteReader& file, std::uint64_t begin, std::uint64_t end, char byte) {
+  std::vector<char> window(std::size_t{1} << 16);
+  std::uint64_t count = 0;
+  while (begin < end) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(window.size(), end - begin));
+    const std::size_t n = file.read_at(begin, window.data(), want);
+    if (n == 0) break;  // the file's end
+    count += static_cast<std::uint64_t>(std::count(window.data(), window.data() + n, byte));
+    begin += n;
+  }
+  return count;
+}
+
 }  // namespace io
 
 using io::kNoColumn;
@@ -121,13 +135,8 @@ io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const 
 }  // namespace
 
 std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::uint64_t end) {
-  io::ByteReader in(path, begin, end);
-  std::uint64_t quotes = 0;
-  while (in.cur() != in.end() || in.refill()) {
-    quotes += static_cast<std::uint64_t>(std::count(in.cur(), in.end(), '"'));
-    in.consume(static_cast<std::size_t>(in.end() - in.cur()));
-  }
-  return quotes;
+  const io::ByteReader file(path, begin, end);  // refuses what is not a regular file, or begin > end
+  return io::count_byte(file, begin, end, '"');
 }
 
 KeySource::Impl::Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {

@@ -35,6 +35,10 @@ struct RecordBounds {
 std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint64_t quotes, bool csv,
                            std::uint64_t size);
 
+// The `byte`s in [begin, end) of a regular file (fewer bytes if it ends first), read with
+// pread, so that threads may count pieces of one file through one reader.
+std::uint64_t count_byte(const ByteReader& file, std::uint64_t begin, std::uint64_t end, char byte);
+
 }  // namespace io
 
 struct KeySource::Impl {
