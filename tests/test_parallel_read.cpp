@@ -157,9 +157,9 @@ TEST_CASE("ranges give a one-thread read's keys, counts and order: CSV with quot
   }
 }
 
-// A quote inside an unquoted field breaks the parity the ranges are cut by: the pipeline
-// reads on with one thread from that range, so the file is accepted exactly as a
-// one-thread read accepts it, records after the quote included.
+// A quote inside an unquoted field breaks the parity the ranges are cut by: a range then
+// fails (and one thread reads on from it) or a cut is skipped, so the file is accepted
+// exactly as a one-thread read accepts it, records after the quote included.
 TEST_CASE("quotes inside unquoted CSV fields read as one thread reads them", "[stream][ranges]") {
   test::TempDir dir;
   std::mt19937_64 rng(43);
@@ -213,7 +213,8 @@ TEST_CASE("a bad input in a range fails with the one-thread read's message and l
 TEST_CASE("hrw place and plan at two threads write the one-thread files", "[stream][ranges][cli]") {
   test::TempDir dir;
   std::mt19937_64 rng(45);
-  const std::string keys = dir.write("keys.csv", random_csv(rng, test::scaled(20000, 0.1)));
+  const std::vector<std::string> records = random_csv_records(rng, test::scaled(20000, 0.1));
+  const std::string keys = dir.write("keys.csv", joined(records));
   const std::string a = dir.write("a.json", R"({"version": 1, "nodes": ["n1", "n2", "n3", "n4"]})");
   const std::string b = dir.write("b.json", R"({"version": 2, "nodes": ["n1", "n2", "n3", "n4", "n5"]})");
   for (const char* threads : {"1", "2"}) {
@@ -226,6 +227,19 @@ TEST_CASE("hrw place and plan at two threads write the one-thread files", "[stre
     REQUIRE(r.exit_code == 0);
   }
   CHECK(test::read_file(dir.file("place1.csv")) == test::read_file(dir.file("place2.csv")));
+  // A bad record far into the file: exit 2 and the one-thread message at both counts.
+  std::vector<std::string> bad_records = records;
+  bad_records.insert(bad_records.end() - 2, "a,x,1\n");
+  const std::string bad = dir.write("bad.csv", joined(bad_records));
+  std::string first_error;
+  for (const char* t : {"1", "2"}) {
+    const auto r = test::run_hrw({"place", "--cluster", a, "--keys", bad, "--out", dir.file("bad-out.csv"),
+                                  "--quiet", "--threads", t});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.csv: line ") != std::string::npos);
+    if (first_error.empty()) first_error = r.err;
+    CHECK(r.err == first_error);
+  }
   for (const char* f : {"moves.csv", "summary.json"})
     CHECK(test::read_file(dir.file(std::string("plan1/") + f)) == test::read_file(dir.file(std::string("plan2/") + f)));
 
