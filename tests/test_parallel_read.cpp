@@ -15,6 +15,7 @@
 #include "cli_runner.hpp"
 #include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
+#include "key_source_impl.hpp"
 #include "plan_specs.hpp"
 #include "test_scale.hpp"
 
@@ -154,6 +155,95 @@ TEST_CASE("ranges give a one-thread read's keys, counts and order: CSV with quot
   for (const char* text : {"key\n", "key", "key,bytes\r\n", "\"key\",x\"y\na\"b,1\nc,2\n", "key\n\"a\nb\"\n"}) {
     INFO("input " << csv::quoted(text));
     check_same_as_one_thread(dir.write("small.csv", text), KeyFormat::csv, false);
+  }
+}
+
+// A range reads its bytes and 4 KiB past its end at once (KeyRanges::read) and finds its
+// record starts there; a record that straddles a cut by more than that is scanned on with
+// preads, the CSV quote state carried from the loaded bytes.
+TEST_CASE("records longer than what a range reads past its end", "[stream][ranges]") {
+  test::TempDir dir;
+  std::mt19937_64 rng(45);
+  auto long_key = [&](bool lines) {
+    std::string k(3000 + rng() % 9000, 'k');
+    if (!lines)
+      for (int i = 0; i < 6; ++i) k[rng() % k.size()] = "\n\",x"[rng() % 4];
+    return k;
+  };
+  for (int round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    std::string lines;
+    std::vector<std::string> records = {"key,bytes,requests\n"};
+    for (int i = 0; i < 24; ++i) {
+      const bool is_long = rng() % 2;
+      lines += (is_long ? long_key(true) : random_key(rng, true)) + "\n";
+      const std::string key = is_long ? long_key(false) : random_key(rng, false);
+      records.push_back(csv::quoted(key) + "," + std::to_string(i) + ",1\n");
+    }
+    for (std::uint64_t range_bytes : {1000, 4096, 10000}) {
+      INFO("ranges of " << range_bytes << " bytes");
+      const std::string lines_path = dir.write("long.txt", lines), csv_path = dir.write("long.csv", joined(records));
+      const Consumed lines_one = stream(lines_path, KeyFormat::lines, 1, 0);
+      const Consumed csv_one = stream(csv_path, KeyFormat::csv, 1, 0);
+      REQUIRE(lines_one.error.empty());
+      REQUIRE(csv_one.error.empty());
+      CHECK(stream(lines_path, KeyFormat::lines, 2, range_bytes) == lines_one);
+      CHECK(stream(csv_path, KeyFormat::csv, 2, range_bytes) == csv_one);
+    }
+  }
+}
+
+// The two shortcuts of KeyRanges::read, against the plain reads: a record start found
+// from loaded bytes (then preads past them, the quote state carried) is the one found by
+// preads alone, and a seek into loaded bytes reads what a fresh seek reads.
+TEST_CASE("loaded bytes give the record starts and the bytes that reading gives", "[keys][ranges]") {
+  test::TempDir dir;
+  std::mt19937_64 rng(46);
+  std::vector<std::string> records = random_csv_records(rng, 400);
+  for (int i = 0; i < 6; ++i) {  // quoted keys of several KiB, LFs and quotes inside
+    std::string key(2000 + rng() % 6000, 'q');
+    for (int j = 0; j < 8; ++j) key[rng() % key.size()] = "\n\","[rng() % 3];
+    records.insert(records.begin() + 1 + static_cast<std::ptrdiff_t>(rng() % (records.size() - 1)),
+                   csv::quoted(key) + ",1,1\n");
+  }
+  const std::string text = joined(records);
+  const std::string path = dir.write("loaded.csv", text);
+  const std::uint64_t size = text.size();
+  io::ByteReader file(path);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::uint64_t pos = 1 + rng() % size;
+    const std::uint64_t quotes = static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '"'));
+    // Half the windows end 1-3 bytes after a quote past pos (a closing quote scanned, its
+    // record's LF not yet: the state the preads go on with is inside or outside quotes).
+    const std::uint64_t at = trial % 2 ? rng() % size : pos - 1 - std::min<std::uint64_t>(pos - 1, rng() % 64);
+    std::size_t length = rng() % 9000;
+    if (trial % 2 == 0)
+      if (const std::size_t quote = text.find('"', pos + rng() % 4000); quote != std::string::npos)
+        length = quote + 1 + rng() % 3 - at;
+    const std::string_view loaded = std::string_view(text).substr(at, length);
+    INFO("pos " << pos << ", loaded [" << at << ", " << at + loaded.size() << ")");
+    for (bool csv : {true, false})
+      CHECK(io::record_start(file, pos, quotes, csv, size, loaded, at) == io::record_start(file, pos, quotes, csv, size));
+  }
+  auto drain = [](io::ByteReader& r) {
+    std::string out;
+    do {
+      out.append(r.cur(), r.end());
+      r.consume(static_cast<std::size_t>(r.end() - r.cur()));
+    } while (r.refill());
+    return out;
+  };
+  io::ByteReader ranges(path, 0, 0);
+  for (int trial = 0; trial < 500; ++trial) {
+    const std::uint64_t offset = rng() % size, begin = rng() % (size + 1);
+    const std::uint64_t end = begin + rng() % (size + 10 - begin);
+    const std::string_view got = ranges.load(offset, rng() % 20000);
+    REQUIRE(got == std::string_view(text).substr(offset, got.size()));
+    ranges.seek(begin, end);
+    INFO("loaded [" << offset << ", " << offset + got.size() << "), read [" << begin << ", " << end << ")");
+    CHECK(ranges.consumed() == begin);
+    CHECK(drain(ranges) == text.substr(begin, end - begin));
+    CHECK(ranges.consumed() == std::min(end, size));
   }
 }
 

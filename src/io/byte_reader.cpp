@@ -32,8 +32,9 @@ ByteReader::ByteReader(const std::string& path)
     fd_ = in.fd;
     own_fd_ = true;
     if (in.regular) size_ = in.size;
+    positioned_ = in.regular;
     std::memcpy(buf_.data(), in.first.data(), in.first.size());  // at most 4 KiB
-    end_ = in.first.size();
+    end_ = filled_ = in.first.size();
   }
   struct stat st {};
   if (path == "-" && ::fstat(fd_, &st) == 0) {
@@ -60,12 +61,12 @@ ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64
   if (begin > end)
     fail(fmt::format("{}: byte range [{}, {}) is reversed or past the end (the file has {} bytes)", name_, begin,
                      end, in.size));
-  if (::lseek(in.fd, static_cast<off_t>(begin), SEEK_SET) < 0)
-    fail(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
   buf_.grow(kBufferBytes + kReadSlack, 0);
   fd_ = in.fd;
   own_fd_ = true;
+  positioned_ = true;
   size_ = in.size;
+  base_ = begin;
   left_ = end - begin;
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(left_), POSIX_FADV_SEQUENTIAL);
@@ -76,12 +77,30 @@ void ByteReader::seek(std::uint64_t begin, std::uint64_t end) {
   if (!size_) throw std::logic_error(fmt::format("{}: seek on a stream", name_));
   end = std::min(end, *size_);
   begin = std::min(begin, end);
-  if (::lseek(fd_, static_cast<off_t>(begin), SEEK_SET) < 0)
-    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
-  pos_ = end_ = 0;
   eof_ = false;
   consumed_ = begin;
+  if (positioned_ && begin >= base_ && begin - base_ <= filled_) {  // bytes already in the buffer
+    pos_ = static_cast<std::size_t>(begin - base_);
+    end_ = static_cast<std::size_t>(std::min<std::uint64_t>(end - base_, filled_));
+    left_ = end - (base_ + end_);
+    return;
+  }
+  if (!positioned_ && ::lseek(fd_, static_cast<off_t>(begin), SEEK_SET) < 0)
+    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  base_ = begin;
+  pos_ = end_ = filled_ = 0;
   left_ = end - begin;
+}
+
+std::string_view ByteReader::load(std::uint64_t offset, std::size_t n) {
+  if (!positioned_) throw std::logic_error(fmt::format("{}: load on a stream", name_));
+  const std::size_t got = read_at(offset, buf_.data(), std::min(n, limit()));
+  base_ = offset;
+  filled_ = got;
+  pos_ = end_ = 0;
+  left_ = 0;
+  eof_ = true;  // until a seek says what to read
+  return {buf_.data(), got};
 }
 
 std::size_t ByteReader::read_at(std::uint64_t offset, char* out, std::size_t n) const {
@@ -108,15 +127,20 @@ bool ByteReader::refill() {
   const std::size_t unread = end_ - pos_;
   if (pos_ > 0) {
     std::memmove(buf_.data(), buf_.data() + pos_, unread);
+    base_ += pos_;
     pos_ = 0;
     end_ = unread;
   }
+  filled_ = end_;  // loaded bytes past end_ are past the part being read (left_ is 0 then)
   if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
   for (;;) {
     const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit() - end_, left_));
-    const ssize_t n = room == 0 ? 0 : ::read(fd_, buf_.data() + end_, room);
+    const ssize_t n = room == 0 ? 0
+                      : positioned_ ? ::pread(fd_, buf_.data() + end_, room, static_cast<off_t>(base_ + end_))
+                                    : ::read(fd_, buf_.data() + end_, room);
     if (n > 0) {
       end_ += static_cast<std::size_t>(n);
+      filled_ = end_;
       left_ -= static_cast<std::uint64_t>(n);
       return true;
     }

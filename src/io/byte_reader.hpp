@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "hrw/raw_buffer.hpp"
 
@@ -35,8 +36,14 @@ class ByteReader {
 
   // A regular file only: reads bytes [begin, end) next (end clamped to the size), keeping
   // the descriptor and the buffer (a reader reused range after range costs no open and no
-  // first-touch page faults). consumed() counts from the file's start afterwards.
+  // first-touch page faults). Bytes that load() brought are not read again when begin is
+  // among them. consumed() counts from the file's start afterwards.
   void seek(std::uint64_t begin, std::uint64_t end = UINT64_MAX);
+  // A regular file read by path only: up to n bytes at `offset` (at most a buffer's worth;
+  // fewer at the file's end) read into the buffer with one pread and returned, valid until
+  // the next call that reads. A seek into them then costs no syscall: a range reader finds
+  // both its record starts in one read of its bytes (key_ranges.hpp).
+  std::string_view load(std::uint64_t offset, std::size_t n);
   // Up to n bytes at `offset` (pread: the reading position is unchanged); fewer only at
   // the file's end.
   std::size_t read_at(std::uint64_t offset, char* out, std::size_t n) const;
@@ -56,9 +63,14 @@ class ByteReader {
   std::string name_;
   int fd_ = -1;
   bool own_fd_ = false;
+  // A regular file opened by path is read with pread at base_ + end_ (no seek is a
+  // syscall); stdin, pipes and FIFOs with read(2) at the descriptor's position.
+  bool positioned_ = false;
   bool eof_ = false;
   detail::RawBuffer<char> buf_;
   std::size_t pos_ = 0, end_ = 0;
+  std::size_t filled_ = 0;     // bytes of the buffer that hold the file's (>= end_; load() may read past end_)
+  std::uint64_t base_ = 0;     // positioned: the file offset of the buffer's first byte
   std::uint64_t consumed_ = 0;
   std::uint64_t left_ = UINT64_MAX;  // bytes read(2) may still return (a range's rest)
   std::optional<std::uint64_t> size_;

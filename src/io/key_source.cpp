@@ -47,15 +47,14 @@ namespace io {
 // Read in small windows with pread: the LF is usually a few bytes away, and the bytes past
 // it are the next range's to read.
 std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint64_t quotes, bool csv,
-                           std::uint64_t size) {
+                           std::uint64_t size, std::string_view loaded, std::uint64_t loaded_at) {
   if (pos == 0 || pos >= size) return std::min(pos, size);
   bool quoted = csv && (quotes & 1);  // the state before byte pos, and after byte pos - 1
-  char window[4096];
-  for (std::uint64_t at = pos - 1; at < size;) {
-    const std::size_t n = file.read_at(at, window, sizeof window);
-    if (n == 0) break;  // the file ended early (it shrank): no record starts before its end
+  // Bytes [at, at + n) of the file, from at <= pos - 1: the record start after them, or 0
+  // when there is none in them (a start found here is at least pos >= 1).
+  auto scan = [&](const char* bytes, std::uint64_t at, std::size_t n) -> std::uint64_t {
     for (std::size_t i = 0; i < n; ++i) {
-      const char c = window[i];
+      const char c = bytes[i];
       if (at + i == pos - 1) {  // byte pos - 1: only an LF matters (it changes no parity)
         if (c == '\n' && !quoted) return pos;
         continue;
@@ -63,6 +62,19 @@ std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint6
       if (csv && c == '"') quoted = !quoted;
       else if (c == '\n' && !quoted) return at + i + 1;
     }
+    return 0;
+  };
+  std::uint64_t at = pos - 1;
+  if (loaded_at <= at && at - loaded_at < loaded.size()) {
+    const std::size_t skip = static_cast<std::size_t>(at - loaded_at);
+    if (const std::uint64_t start = scan(loaded.data() + skip, at, loaded.size() - skip)) return start;
+    at = loaded_at + loaded.size();
+  }
+  char window[4096];
+  while (at < size) {
+    const std::size_t n = file.read_at(at, window, sizeof window);
+    if (n == 0) break;  // the file ended early (it shrank): no record starts before its end
+    if (const std::uint64_t start = scan(window, at, n)) return start;
     at += n;
   }
   return size;

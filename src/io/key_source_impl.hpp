@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "hrw/key_source.hpp"
 #include "byte_reader.hpp"
@@ -31,9 +32,11 @@ struct RecordBounds {
 
 // The first record that starts at or after `pos`: after the first LF at or after pos - 1
 // outside a quoted field, with `quotes` (CSV) any count of the quotes before pos from a
-// point outside quotes with the same parity; or the file's end (`size`).
+// point outside quotes with the same parity; or the file's end (`size`). `loaded`: the
+// file's bytes from offset `loaded_at` already in memory (ByteReader::load), scanned
+// instead of read again where they cover pos - 1 onwards.
 std::uint64_t record_start(const ByteReader& file, std::uint64_t pos, std::uint64_t quotes, bool csv,
-                           std::uint64_t size);
+                           std::uint64_t size, std::string_view loaded = {}, std::uint64_t loaded_at = 0);
 
 // The `byte`s in [begin, end) of a regular file (fewer bytes if it ends first), read with
 // pread, so that threads may count pieces of one file through one reader.
