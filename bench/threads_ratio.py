@@ -7,8 +7,15 @@ cores (1 / (s + (1 - s) / N)).
 With --base OTHER/hrw, the other binary's runs are interleaved with these (same keys, same
 folder) and reported after them, so a change is compared within one run.
 
+With --per-core, every --threads 1 run is also made pinned to each core in turn. A VM's
+cores need not be equally fast (a busy neighbour on one core's host sibling slows it by a
+third or more, and the slower core changes from minute to minute), and then no two threads
+can reach 2x one thread on the faster core. The script then also prints each core's
+one-thread time and the efficiency of two threads: their speed over the sum of the two
+cores' one-thread speeds (1.0 = perfect scaling; on equal cores 0.9 is a ratio of 1.8x).
+
 Usage: /usr/bin/python3 bench/threads_ratio.py --cli BUILD/hrw [--base OTHER/hrw] [--keys 10000000]
-       [--runs 11] [--dir DIR]
+       [--runs 11] [--dir DIR] [--per-core]
 """
 import argparse
 import json
@@ -26,7 +33,9 @@ def main():
     ap.add_argument("--keys", type=int, default=10**7)
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--dir", help="work folder (default: a temp folder)")
+    ap.add_argument("--per-core", action="store_true", help="also run --threads 1 pinned to each core")
     a = ap.parse_args()
+    cores = sorted(os.sched_getaffinity(0)) if a.per_core else []
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
         subprocess.run([a.cli, "sample", "--keys", str(a.keys), "--out", tmp], check=True, capture_output=True)
         for name, n, version in (("a", 100, 1), ("b", 101, 2)):
@@ -35,19 +44,30 @@ def main():
         keys = f"{tmp}/keys.txt"
         runs = {}
         clis = [a.cli] + ([a.base] if a.base else [])
+        pinned = {}  # run key -> the one core it runs on
         for cli in clis:
-            for t in (1, 2):
+            # "t" is the thread count, or ("core", c) for one thread pinned to core c.
+            for t in [1, 2] + [("core", c) for c in cores]:
+                threads = "1" if isinstance(t, tuple) else str(t)
                 runs[(cli, "place", t)] = [cli, "place", "--cluster", f"{tmp}/a.json", "--keys", keys,
-                                           "--out", f"{tmp}/place-{t}.csv", "--quiet", "--threads", str(t)]
+                                           "--out", f"{tmp}/place-{threads}.csv", "--quiet", "--threads", threads]
                 runs[(cli, "plan", t)] = [cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json",
-                                          "--keys", keys, "--out", f"{tmp}/plan-{t}", "--quiet", "--threads", str(t)]
-        for argv in runs.values():  # warm the page cache and the outputs
-            subprocess.run(argv, check=True)
+                                          "--keys", keys, "--out", f"{tmp}/plan-{threads}", "--quiet", "--threads", threads]
+                if isinstance(t, tuple):
+                    pinned[(cli, "place", t)] = pinned[(cli, "plan", t)] = t[1]
+
+        def run(k):
+            core = pinned.get(k)
+            pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
+            subprocess.run(runs[k], check=True, preexec_fn=pin)
+
+        for k in runs:  # warm the page cache and the outputs
+            run(k)
         times = {k: [] for k in runs}
         for _ in range(a.runs):
-            for k, argv in runs.items():
+            for k in runs:
                 t0 = time.perf_counter()
-                subprocess.run(argv, check=True)
+                run(k)
                 times[k].append(time.perf_counter() - t0)
     cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
     print(f"{a.keys} keys, {cpu}, {os.cpu_count()} cores; medians of {a.runs} interleaved runs (min-max)")
@@ -64,6 +84,14 @@ def main():
             projected = {n: 1 / (s + (1 - s) / n) for n in (16, 64)}
             print(f"  {command}: {ratio:.2f}x; serial fraction {s:.3f}; projects {projected[16]:.1f}x on 16 cores, "
                   f"{projected[64]:.1f}x on 64")
+            if cores:
+                per_core = {c: statistics.median(times[(cli, command, ("core", c))]) for c in cores}
+                print("  hrw " + command + " --threads 1 pinned: " +
+                      ", ".join(f"core {c} {v:.3f} s" for c, v in per_core.items()))
+                efficiency = (1 / t2) / sum(1 / v for v in per_core.values())
+                print(f"  {command}: --threads {len(cores)} runs at {efficiency:.2f} of the cores' summed one-thread "
+                      f"speeds ({len(cores) * efficiency:.2f}x on equal cores); {min(per_core.values()) / t2:.2f}x "
+                      f"the fastest core alone")
 
 
 if __name__ == "__main__":

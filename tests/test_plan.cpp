@@ -87,11 +87,14 @@ TEST_CASE("plans equal the reference on random view changes", "[plan]") {
 
       // Keys only (no bytes/requests), the pipeline's way: chunks of random sizes in one
       // reused ChunkWork, digested (counted on the placing thread) and then added in order.
-      PlanBuilder by_chunks(a, b, r, 100);
-      std::string chunk_rows;
-      BatchedMoveRows chunk_sink(csv, 100, chunk_rows);
+      // A second builder digests with the sink's row format (the rows rendered on the
+      // placing thread, batches added in order): the same rows.
+      PlanBuilder by_chunks(a, b, r, 100), by_rendered(a, b, r, 100);
+      std::string chunk_rows, rendered_rows;
+      BatchedMoveRows chunk_sink(csv, 100, chunk_rows), rendered_sink(csv, 100, rendered_rows);
+      REQUIRE(rendered_sink.row_format() == &csv);
       ChunkWork work;
-      PlanChunk counted;
+      PlanChunk counted, rendered;
       for (std::size_t lo = 0; lo < keys.size();) {
         const std::size_t hi = std::min(keys.size(), lo + 1 + rng() % 400);
         work.chunk.clear();
@@ -99,8 +102,12 @@ TEST_CASE("plans equal the reference on random view changes", "[plan]") {
         work.placements = {place(a, work.chunk.keys, o), place(b, work.chunk.keys, o)};
         by_chunks.digest(work, counted);
         by_chunks.add(work, counted, &chunk_sink);
+        by_rendered.digest(work, rendered, rendered_sink.row_format());
+        if (r == 1) CHECK(rendered.row_ends.size() == rendered.counts.back());  // one row per moved key
+        by_rendered.add(work, rendered, &rendered_sink);
         lo = hi;
       }
+      CHECK(rendered_rows == rows);
       const PlanSummary sk = by_chunks.finish(keys.size(), false, false);
       check_invariants(sk, keys.size());
       CHECK(sk.moved.keys == s.moved.keys);

@@ -30,12 +30,24 @@ class BatchedMoveRows : public MoveSink {
     csv_->append_row(*out_, batch_of_row(rows_++, batch_size_), chunk.keys[i], from, to, chunk.bytes_of(i),
                      chunk.requests_of(i));
   }
+  const MoveCsv* row_format() const override { return csv_; }
+  void add_move(const KeyChunk&, std::size_t, std::uint32_t, std::uint32_t, std::string_view unbatched_row) override {
+    const std::uint64_t batch = batch_of_row(rows_++, batch_size_);
+    if (batch != batch_) {  // a batch's number is rendered once
+      batch_ = batch;
+      batch_text_ = std::to_string(batch) + ",";
+    }
+    out_->append(batch_text_);
+    out_->append(unbatched_row);
+  }
 
  private:
   const MoveCsv* csv_;
   std::uint64_t batch_size_;
   std::string* out_;
   std::uint64_t rows_ = 0;
+  std::uint64_t batch_ = 0;  // whose number batch_text_ holds (0: none)
+  std::string batch_text_;
 };
 
 // transitions.csv rows (docs/plan.md, "Transitions"): `batch,key,action,node,source`.

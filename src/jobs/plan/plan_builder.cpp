@@ -113,8 +113,8 @@ bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
   return replicas_ == 1 && from_replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty();
 }
 
-void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state) const {
-  if (keys_only(work.chunk)) count_keys(work.chunk, work.placements[0], work.placements[1], state);
+void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state, const MoveCsv* rows) const {
+  if (keys_only(work.chunk)) count_keys(work.chunk, work.placements[0], work.placements[1], state, rows);
 }
 
 void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) {
@@ -124,6 +124,7 @@ void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) 
     count_keys(work.chunk, work.placements[0], work.placements[1], state);
   fold_keys(work.chunk, work.placements[0], work.placements[1], state, moves);
   state.counts.clear();  // a reused slot must be digested again
+  state.row_ends.clear();
 }
 
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
@@ -151,7 +152,7 @@ void PlanBuilder::count_overflow(const Placement& from, const Placement& to) {
 // R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk and
 // fills `state` (PlanChunk). Local pointers keep the loop's state in registers.
 void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                             PlanChunk& state) const {
+                             PlanChunk& state, const MoveCsv* rows) const {
   std::vector<std::uint64_t>& counts = state.counts;
   std::vector<std::uint32_t>& moved = state.moved;
   const std::size_t u = ids_.size();
@@ -182,6 +183,15 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
   }
   counts[3 * u] = stayed_count;
   counts[3 * u + 1] = moved_count;
+  state.rows.clear();
+  state.row_ends.clear();
+  if (!rows) return;
+  for (std::size_t m = 0; m < moved_count; ++m) {
+    const std::uint32_t i = moved_at[m];
+    rows->append_unbatched_row(state.rows, chunk.keys[i], from_union[from_owner[i]], to_union[to_owner[i]],
+                               chunk.bytes_of(i), chunk.requests_of(i));
+    state.row_ends.push_back(static_cast<std::uint32_t>(state.rows.size()));
+  }
 }
 
 // In input order: the counts folded into the running totals, the moved keys' flows and
@@ -200,6 +210,8 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
   read_.keys += chunk.size();
   const std::uint64_t moved_count = counts[3 * u + 1];
   moved_.keys += moved_count;
+  // Rows rendered in digest serve only the sink whose format they are in.
+  const bool rendered = moves && moves->row_format() && state.row_ends.size() == moved_count && moved_count;
   for (std::uint64_t m = 0; m < moved_count; ++m) {
     const std::uint32_t i = moved[m];
     const std::uint32_t a = from_union_[from.owner(i)];
@@ -207,7 +219,12 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
     flows_[a].out.keys += 1;
     flows_[b].in.keys += 1;
     if (moves) {
-      moves->add_move(chunk, i, a, b);
+      if (rendered) {
+        const std::uint32_t begin = m ? state.row_ends[m - 1] : 0;
+        moves->add_move(chunk, i, a, b, std::string_view(state.rows).substr(begin, state.row_ends[m] - begin));
+      } else {
+        moves->add_move(chunk, i, a, b);
+      }
       moves->key_changed(chunk, i, std::span(&a, 1), std::span(&b, 1));
     }
     ++rows_;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bulk/stream.hpp"
@@ -13,6 +14,7 @@
 #include "hrw/key_source.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/plan.hpp"
+#include "hrw/output.hpp"
 
 namespace hrw {
 
@@ -24,6 +26,17 @@ class MoveSink {
  public:
   virtual ~MoveSink() = default;
   virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to) = 0;
+  // A sink that writes each move as this format's row, in input order, returns the format:
+  // the plan then renders each moved key's row without its batch on the thread that placed
+  // the chunk (PlanBuilder::digest, in parallel) and hands it over with the move, so that
+  // the in-order step only adds batch numbers (bench/PLAN.md, "The in-order step").
+  virtual const MoveCsv* row_format() const { return nullptr; }
+  // add_move with the row row_format() rendered for it (`key,from,to` and the LF).
+  virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to,
+                        std::string_view unbatched_row) {
+    (void)unbatched_row;
+    add_move(chunk, i, from, to);
+  }
   // Every key whose holders change (owner or set), after its add_move calls: its holders
   // in A and in B, rank order, as union indices. What transitions.csv is made of.
   virtual void key_changed(const KeyChunk& chunk, std::size_t i, std::span<const std::uint32_t> from,
@@ -41,6 +54,10 @@ struct PlanChunk {
   // moved[0..moved total): chunk indices of the keys that move. Only grows: resizing it
   // down and up again would zero-fill it per chunk.
   std::vector<std::uint32_t> moved;
+  // With a row format (digest's `rows`): the moved keys' rows without their batch, one
+  // after another; row m ends at row_ends[m]. Empty when the chunk was digested without.
+  std::string rows;
+  std::vector<std::uint32_t> row_ends;
 };
 
 // Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
@@ -55,7 +72,8 @@ class PlanBuilder {
   // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
   // chunk (placements[0] = from, [1] = to) into `state`, on the thread that placed it,
   // so that add() only folds the counts in.
-  void digest(const ChunkWork& work, PlanChunk& state) const;
+  // With `rows` (MoveSink::row_format), also renders the moved keys' rows.
+  void digest(const ChunkWork& work, PlanChunk& state, const MoveCsv* rows = nullptr) const;
   // ChunkHandlers::consume, in input order: accounts for the chunk (digested or not) and
   // hands its moves to `moves` when it is not null.
   void add(const ChunkWork& work, PlanChunk& state, MoveSink* moves);
@@ -74,7 +92,7 @@ class PlanBuilder {
   bool keys_only(const KeyChunk& chunk) const;
   void count_overflow(const Placement& from, const Placement& to);
   void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                  PlanChunk& state) const;
+                  PlanChunk& state, const MoveCsv* rows = nullptr) const;
   void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                  const PlanChunk& state, MoveSink* moves);
   void add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,

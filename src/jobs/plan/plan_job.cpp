@@ -24,7 +24,8 @@ PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySou
   PerChunk<PlanChunk> counted;
   ChunkHandlers handlers;
   handlers.prepare = [&](std::size_t slots) { counted.resize(slots); };
-  handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work]); };
+  const MoveCsv* rows = sink ? sink->row_format() : nullptr;
+  handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work], rows); };
   handlers.consume = [&](ChunkWork& work) {
     plan.add(work, counted[work], sink);
     if (after_chunk) after_chunk(work);
