@@ -103,7 +103,8 @@ class Runner {
         4 * kMaxWeightClasses * L32 * sizeof(int32_t),                         // gate floors
         4 * kMaxWeightClasses * L32 * sizeof(int32_t),                         // class nodes
         queue * sizeof(int32_t), queue * sizeof(uint32_t), queue * sizeof(uint32_t),
-        queue * sizeof(double), queue * sizeof(double)};                       // gate queue
+        queue * sizeof(double), queue * sizeof(double),                        // gate queue
+        2 * kMaxWeightClasses * 4 * L32 * sizeof(double)};                     // class winners' keys, u
     size_t total = 0;
     for (size_t s : sizes) total += (s + 255) / 256 * 256;
     uint8_t* p = ThreadScratch().Reserve(total);
@@ -131,6 +132,8 @@ class Runner {
     q_node_ = reinterpret_cast<uint32_t*>(piece[15]);
     q_key_ = reinterpret_cast<double*>(piece[16]);
     q_u_ = reinterpret_cast<double*>(piece[17]);
+    class_key_ = reinterpret_cast<double*>(piece[18]);
+    class_u_ = class_key_ + kMaxWeightClasses * 4 * L32;
   }
 
   // Returns how many (key, view) choices are left undecided (EmitOwners).
@@ -618,8 +621,15 @@ class Runner {
           const auto s = flipped.Pre(d32, di32, h);
           const auto best = hn::Load(di32, br + way * L);
           const auto gt = hn::Gt(s, best);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+          // AVX-512 stores under a mask in one op: no selects, no load of the nodes. (AVX2's
+          // masked store, vpmaskmovd, is slow on AMD cores: selects there.)
+          hn::BlendedStore(s, gt, di32, br + way * L);
+          hn::BlendedStore(node, gt, di32, bn + way * L);
+#else
           hn::Store(hn::IfThenElse(gt, s, best), di32, br + way * L);
           hn::Store(hn::IfThenElse(gt, node, hn::Load(di32, bn + way * L)), di32, bn + way * L);
+#endif
         };
         offer(h0, 0);
         offer(h1, 1);
@@ -628,20 +638,38 @@ class Runner {
           offer(h3, 3);
         }
       });
+      // Each class winner's key first, all of them: the det::ln of different lanes and
+      // classes are independent chains, so they overlap instead of each waiting for the
+      // last (merging class by class inside one loop made the merge latency-bound).
+      for (size_t c = 0; c < K; ++c) {
+        if (kLists > 1 && view.class_first[c] == kAbsent) continue;  // no list-0 node
+        const double weight = view.class_weights[c];
+        // x / w, or x * (1 / w) when w is a power of two: then 1 / w is exact and both are
+        // the same real number rounded once, so the same bits (x / 1 == x), at the cost of a
+        // multiply instead of a division, the slowest op of the merge.
+        const bool power_of_two = (std::bit_cast<uint64_t>(weight) & 0x000FFFFFFFFFFFFFull) == 0 &&
+                                  weight >= 0x1p-1022 && weight <= 0x1p1022;
+        const VS w = hn::Set(ds_, power_of_two ? 1.0 / weight : weight);
+        for (size_t k = 0; k < G; k += L64) {
+          const auto r = hn::Xor(hn::BitCast(dh, hn::LoadU(dhi, class_r + c * G + k)),
+                                 hn::Set(dh, 0x80000000u));
+          const VS u = unit.Pre(dh, ds_, r);
+          const VS ln = DetLn(ds_, u);
+          hn::Store(power_of_two ? hn::Mul(ln, w) : hn::Div(ln, w), ds_, class_key_ + c * G + k);
+          if constexpr (M == CutMode::kVerify) hn::Store(u, ds_, class_u_ + c * G + k);
+        }
+      }
       for (size_t k = 0; k < G; k += L64) {
         VS best = hn::Set(ds_, -HUGE_VAL), idx = hn::Set(ds_, static_cast<TS>(plan_.list_first[0]));
         VS bu = hn::Zero(ds_);
         for (size_t c = 0; c < K; ++c) {
-          if (kLists > 1 && view.class_first[c] == kAbsent) continue;  // no list-0 node
-          const auto r = hn::Xor(hn::BitCast(dh, hn::LoadU(dhi, class_r + c * G + k)),
-                                 hn::Set(dh, 0x80000000u));
-          const VS u = unit.Pre(dh, ds_, r);
-          const VS key = hn::Div(DetLn(ds_, u), hn::Set(ds_, view.class_weights[c]));  // x/1 == x
+          if (kLists > 1 && view.class_first[c] == kAbsent) continue;
+          const VS key = hn::Load(ds_, class_key_ + c * G + k);
           const VS node = hn::PromoteTo(ds_, hn::LoadU(dhi, class_node + c * G + k));
           const auto gt = hn::Or(hn::Gt(key, best), hn::And(hn::Eq(key, best), hn::Lt(node, idx)));
           best = hn::IfThenElse(gt, key, best);
           idx = hn::IfThenElse(gt, node, idx);
-          if constexpr (M == CutMode::kVerify) bu = hn::IfThenElse(gt, u, bu);
+          if constexpr (M == CutMode::kVerify) bu = hn::IfThenElse(gt, hn::Load(ds_, class_u_ + c * G + k), bu);
         }
         hn::Store(best, ds_, merge_s_ + k);
         hn::Store(idx, ds_, merge_i_ + k);
@@ -914,6 +942,7 @@ class Runner {
   int32_t *floors_, *class_node_, *q_s_;
   uint32_t *q_lane_, *q_node_;
   double *q_key_, *q_u_;
+  double *class_key_, *class_u_;  // RunOwnerByClass: [class][key] its winner's key and u
 };
 
 // Runs plan on n key states with the policy of its rank rule.
