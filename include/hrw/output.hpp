@@ -46,6 +46,7 @@ class PlacementCsv {
   std::uint32_t replicas_;
   bool with_bytes_, with_requests_;
   std::vector<std::string> ids_;  // CSV-ready
+  std::size_t longest_id_ = 0;    // of ids_
 };
 
 // --stats: per-node keys (bytes, requests) owned, shares and peak-to-mean, as JSON and as

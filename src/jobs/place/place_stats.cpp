@@ -12,6 +12,13 @@ PlaceStats::PlaceStats(const ClusterView& view, std::uint32_t replicas)
 
 void PlaceStats::add(const KeyChunk& chunk, const Placement& placement) {
   overflow_keys_ += placement.overflow;
+  if (replicas_ == 1 && chunk.bytes.empty() && chunk.requests.empty()) {
+    // Keys only, one owner each (the common case): one count per key, unchecked, as a
+    // count of keys read can never reach 2^64; the total is added checked.
+    for (std::size_t i = 0; i < chunk.size(); ++i) ++owned_[placement.owner(i)].keys;
+    add_checked(read_.keys, chunk.size(), "keys");
+    return;
+  }
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     read_.add(chunk, i);
     owned_[placement.owner(i)].add(chunk, i);
