@@ -19,7 +19,7 @@ namespace {
 std::string tree_json(int n, int version) {
   std::string s = "{\"version\": " + std::to_string(version) + ", \"hierarchy\": [\"zone\", \"rack\"], \"nodes\": [";
   for (int i = 0; i < n; ++i) {
-    char id[16];
+    char id[24];
     std::snprintf(id, sizeof id, "node-%04d", i);
     s += (i ? ", " : "") + std::string("{\"id\": \"") + id + "\", \"zone\": \"z" + std::to_string(i / 50) +
          "\", \"rack\": \"r" + std::to_string(i / 10 % 5) + "\"}";

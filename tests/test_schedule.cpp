@@ -179,11 +179,12 @@ TEST_CASE("rounds under per-node limits on random plans", "[plan][schedule]") {
         for (auto& [id, c] : out) delta = std::max(delta, c), heaviest = std::max(heaviest, out_bytes[id]);
         for (auto& [id, c] : in) delta = std::max(delta, c), heaviest = std::max(heaviest, in_bytes[id]);
 
-        std::vector<ScheduleLimits> cases = {{1 + rng() % 40, std::nullopt}, {1, std::nullopt}};
+        std::vector<ScheduleLimits> cases = {{1 + rng() % 40, std::nullopt, std::nullopt},
+                                             {1, std::nullopt, std::nullopt}};
         if (sized) {
           const std::uint64_t b_limit = std::max<std::uint64_t>(1, heaviest / (2 + rng() % 30));
-          cases.push_back({std::nullopt, b_limit});
-          cases.push_back({1 + rng() % 40, b_limit});
+          cases.push_back({std::nullopt, b_limit, std::nullopt});
+          cases.push_back({1 + rng() % 40, b_limit, std::nullopt});
         }
         for (const ScheduleLimits& limits : cases) {
           job.limits = limits;

@@ -63,7 +63,7 @@ TEST_CASE("svg: one bar per finite value, NaN drawn as n/a", "[svg]") {
 // working directory over tests/data/svg_two_series.svg.
 TEST_CASE("svg: deterministic output", "[svg]") {
   const std::string svg = hrw::svg::render("t", {two_series_panel()});
-  const std::string expected = hrw::test::read_file(std::string(HRW_SOURCE_DIR) + "/tests/data/svg_two_series.svg");
+  const std::string expected = hrw::test::read_file(HRW_SOURCE_DIR "/tests/data/svg_two_series.svg");
   if (svg != expected) std::ofstream("svg_two_series.actual.svg", std::ios::binary) << svg;
   REQUIRE(!expected.empty());
   CHECK(svg == expected);
@@ -146,4 +146,21 @@ TEST_CASE("svg: no legend is drawn over a value label (geometry of the emitted b
     CHECK(values == 3u * p.series.size());
     CHECK(legend_items == p.series.size() + 1);  // each series and the reference line
   }
+}
+
+// Value labels of 1,000 and more are plain numbers with thousands separators (never
+// 9.07e+04), negative ones with the sign before the first group.
+TEST_CASE("svg: value labels group thousands", "[svg]") {
+  hrw::svg::BarPanel p;
+  p.title = "flows";
+  p.x_label = "node";
+  p.y_label = "keys";
+  p.categories = {"a", "b", "c", "d", "e"};
+  p.series = {{"keys", {90725, 1000, 999999, 1234567, -4321}}};
+  const std::string svg = hrw::svg::render("t", {p});
+  for (const char* label : {">90,725<", ">1,000<", ">999,999<", ">1,234,567<", ">-4,321<"}) {
+    INFO(label);
+    CHECK(svg.find(label) != std::string::npos);
+  }
+  CHECK(svg.find(",90,725") == std::string::npos);
 }

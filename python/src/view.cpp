@@ -100,7 +100,7 @@ void bind_view(py::module_& m) {
         d["replicas"] = v.rule()->replicas;
         d["distinct"] = v.rule()->distinct.empty() ? py::object(py::none()) : py::str(v.rule()->distinct);
         d["partial"] = v.rule()->partial;
-        return std::move(d);
+        return d;
       }, "The view's placement rule (contract §8) as a dict, or None.")
       .def("to_json", [](const ClusterView& v) { return view_json(v); },
            "The cluster file of this view (every field), as hrw writes view files.")

@@ -58,11 +58,15 @@ int decimals_of(double step) {
 // 90725 -> "90,725": plain numbers with thousands separators, never 9.07e+04; fractions
 // keep three significant digits (0.0909).
 std::string grouped(double v, int decimals) {
-  std::string digits = fmt::format("{:.{}f}", std::abs(v), decimals);
+  const std::string digits = fmt::format("{:.{}f}", std::abs(v), decimals);
   const std::size_t point = digits.find('.');
-  std::size_t end = point == std::string::npos ? digits.size() : point;
-  for (std::size_t at = end; at > 3; at -= 3) digits.insert(at - 3, ",");
-  return (v < 0 ? "-" : "") + digits;
+  const std::size_t end = point == std::string::npos ? digits.size() : point;
+  std::string out = v < 0 ? "-" : "";
+  for (std::size_t i = 0; i < end; ++i) {
+    if (i > 0 && (end - i) % 3 == 0) out += ',';  // before each group of three from the point
+    out += digits[i];
+  }
+  return out.append(digits, end);
 }
 
 std::string value_text(double v) {
