@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -30,14 +29,6 @@ std::string PlacementCsv::header() const {
 
 namespace {
 
-// The bytes that make a CSV field need quotes (csv::needs_quotes), as a table: one load per
-// byte instead of four compares.
-constexpr std::array<bool, 256> kQuotable = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : {',', '"', '\r', '\n'}) t[c] = true;
-  return t;
-}();
-
 char* put(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
@@ -58,19 +49,7 @@ void PlacementCsv::append_rows(std::string& out, const KeyChunk& chunk, const Pl
   char* const begin = room.data();
   char* p = begin;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view key = chunk.keys[i];
-    bool quote = false;
-    for (const char c : key) quote |= kQuotable[static_cast<unsigned char>(c)];
-    if (!quote) {
-      p = put(p, key);
-    } else {
-      *p++ = '"';
-      for (const char c : key) {
-        if (c == '"') *p++ = '"';
-        *p++ = c;
-      }
-      *p++ = '"';
-    }
+    p = csv::write_field(p, chunk.keys[i]);
     for (std::uint32_t r = 0; r < replicas_; ++r) {
       *p++ = ',';
       const std::uint32_t node = placement.node(i, r);

@@ -10,6 +10,7 @@
 
 #include "hrw/csv.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/output.hpp"
 #include "hrw/plan.hpp"
 #include "plan/plan_builder.hpp"
 
@@ -123,8 +124,7 @@ void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) 
   if (state.counts.empty())  // not digested
     count_keys(work.chunk, work.placements[0], work.placements[1], state);
   fold_keys(work.chunk, work.placements[0], work.placements[1], state, moves);
-  state.counts.clear();  // a reused slot must be digested again
-  state.row_ends.clear();
+  state.counts.clear();  // a reused slot must be digested again (count_keys resets its rows)
 }
 
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
@@ -211,7 +211,7 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const 
   const std::uint64_t moved_count = counts[3 * u + 1];
   moved_.keys += moved_count;
   // Rows rendered in digest serve only the sink whose format they are in.
-  const bool rendered = moves && moves->row_format() && state.row_ends.size() == moved_count && moved_count;
+  const bool rendered = moves && moves->row_format() && state.row_ends.size() == moved_count;
   for (std::uint64_t m = 0; m < moved_count; ++m) {
     const std::uint32_t i = moved[m];
     const std::uint32_t a = from_union_[from.owner(i)];
