@@ -5,6 +5,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "dispatch.hpp"
 #include "kernel_api.hpp"
 #include "key_hash-inl.h"
 
@@ -26,11 +27,11 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace hrw::kernels {
 
-HWY_EXPORT(KeyStatesImpl);
+HRW_EXPORT(KeyStatesImpl);
 
 void key_states(std::uint32_t seed_state, const char* data, const std::uint64_t* off,
                 std::size_t data_size, std::size_t lo, std::size_t hi, std::uint32_t* out) {
-  HWY_DYNAMIC_DISPATCH(KeyStatesImpl)(seed_state, data, off, data_size, lo, hi, out);
+  HRW_DYNAMIC_DISPATCH(KeyStatesImpl)(seed_state, data, off, data_size, lo, hi, out);
 }
 
 }  // namespace hrw::kernels

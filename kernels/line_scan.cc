@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "dispatch.hpp"
 #include "kernel_api.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -48,10 +49,10 @@ HWY_AFTER_NAMESPACE();
 namespace hrw {
 namespace kernels {
 
-HWY_EXPORT(LfBitsImpl);
+HRW_EXPORT(LfBitsImpl);
 
 void lf_bits(const char* text, std::size_t n, std::uint64_t* bits) {
-  HWY_DYNAMIC_DISPATCH(LfBitsImpl)(text, n, bits);
+  HRW_DYNAMIC_DISPATCH(LfBitsImpl)(text, n, bits);
 }
 
 }  // namespace kernels

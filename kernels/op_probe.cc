@@ -14,6 +14,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "dispatch.hpp"
 #include "op_probe.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -151,18 +152,18 @@ HWY_AFTER_NAMESPACE();
 namespace hrw {
 namespace kernels {
 
-HWY_EXPORT(OpProbeImpl);
+HRW_EXPORT(OpProbeImpl);
 
 namespace {
 
-// The entry of `target` in an HWY_EXPORT table (hwy/highway.h): the index
+// The entry of `target` in an HRW_EXPORT table (dispatch.hpp): the index
 // ChosenTarget::GetIndex (hwy/targets.h) gives for a chosen-target mask of that target
 // alone; null when it is not compiled here (or `target` is not one target bit).
 template <class Fn>
 Fn table_entry(Fn const* table, std::int64_t target) {
   if (target == 0 || (target & (target - 1)) != 0 || (target & HWY_TARGETS) == 0) return nullptr;
 #if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
-  // One target compiled (aarch64 here: NEON alone): HWY_EXPORT's table has that one entry.
+  // One target compiled (aarch64 here: NEON alone): the table has that one entry.
   return table[0];
 #endif
   const std::int64_t chosen =

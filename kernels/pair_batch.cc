@@ -6,6 +6,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "dispatch.hpp"
 #include "runner-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -26,11 +27,11 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace hrw::kernels {
 
-HWY_EXPORT(RunPairBatchImpl);
+HRW_EXPORT(RunPairBatchImpl);
 
 std::size_t run_pair_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
                            const KernelOutput out[2]) {
-  return HWY_DYNAMIC_DISPATCH(RunPairBatchImpl)(plan, states, n, out);
+  return HRW_DYNAMIC_DISPATCH(RunPairBatchImpl)(plan, states, n, out);
 }
 
 }  // namespace hrw::kernels

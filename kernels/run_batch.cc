@@ -1,10 +1,11 @@
 // kernels::run_batch: one view's owners or top-R per key (kernel_api.hpp), one Highway
-// source for every target (foreach_target.h), picked at run time (HWY_DYNAMIC_DISPATCH).
+// source for every target (foreach_target.h), picked at run time (dispatch.hpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "run_batch.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "dispatch.hpp"
 #include "runner-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -25,11 +26,11 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace hrw::kernels {
 
-HWY_EXPORT(RunBatchImpl);
+HRW_EXPORT(RunBatchImpl);
 
 std::size_t run_batch(const KernelPlan& plan, const std::uint32_t* states, std::size_t n,
                       const KernelOutput& out) {
-  return HWY_DYNAMIC_DISPATCH(RunBatchImpl)(plan, states, n, out);
+  return HRW_DYNAMIC_DISPATCH(RunBatchImpl)(plan, states, n, out);
 }
 
 }  // namespace hrw::kernels

@@ -9,12 +9,13 @@
 #endif
 
 #include "hwy/highway.h"
-#include "hwy/aligned_allocator.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <type_traits>
 
 #include "kernel_api.hpp"
@@ -32,18 +33,25 @@ namespace hn = hwy::HWY_NAMESPACE;
 // The kernels' working memory, kept per thread: the streaming commands call the kernels
 // for every chunk of a few thousand keys, so it grows to the largest plan seen and is
 // then reused instead of being allocated per call.
+// (Aligned by operator new, not hwy::AllocateAligned: the kernels use no libhwy.so symbol;
+// dispatch.hpp.)
 class Scratch {
  public:
   uint8_t* Reserve(size_t bytes) {
     if (bytes > size_) {
-      buf_ = hwy::AllocateAligned<uint8_t>(bytes);
+      buf_.reset(static_cast<uint8_t*>(::operator new(bytes, kAlignment)));
       size_ = bytes;
     }
     return buf_.get();
   }
 
  private:
-  hwy::AlignedFreeUniquePtr<uint8_t[]> buf_;
+  // The widest vector of any target (SVE's 2048 bits): the kernels Load/Store aligned.
+  static constexpr std::align_val_t kAlignment{256};
+  struct AlignedDelete {
+    void operator()(uint8_t* p) const { ::operator delete(p, kAlignment); }
+  };
+  std::unique_ptr<uint8_t, AlignedDelete> buf_;
   size_t size_ = 0;
 };
 

@@ -11,8 +11,10 @@
 #include "hrw/errors.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/targets.hpp"
+#include "hwy/targets.h"
 #include "kernel_api.hpp"
 #include "random_cluster.hpp"
+#include "target_switch.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -52,11 +54,27 @@ TEST_CASE("force_target(name) runs the named target: the kernels dispatch to it"
     const hrw::ScopedTarget on(lower(t.name));  // names are case-insensitive
     CHECK(hrw::forced_target() == t.bits);
     const hrw::Placement got = hrw::place(view, keys, hrw::PlaceOptions{});
-    // dispatched_target() is the target HWY_DYNAMIC_DISPATCH picks for run_batch now.
+    // dispatched_target() is the target run_batch is dispatched to now.
     CHECK(hrw::kernels::dispatched_target() == t.bits);
     CHECK(got.nodes == want.nodes);
   }
   CHECK(hrw::forced_target() == 0);
+}
+
+TEST_CASE("hrw detects the targets Highway detects and dispatches to the best", "[targets][cpu-detection]") {
+  // The kernels dispatch by hrw's own detection (kernels/cpu_targets.cc), so that libhwy.so
+  // is not loaded; Highway's (hwy::SupportedTargets, linked into the tests only) is the
+  // reference. A target reported that the CPU lacks would run instructions it does not
+  // have. The suite runs this on the x86 host and on every qemu CPU of tools/arm-ci.sh.
+  const std::int64_t highway = hwy::SupportedTargets();
+  INFO("hrw: " << hrw::kernels::detect_cpu_targets() << ", Highway: " << highway);
+  CHECK(hrw::kernels::detect_cpu_targets() == highway);
+  CHECK(hrw::kernels::detected_target_mask() == highway);
+  const std::int64_t runnable = highway & hrw::kernels::compiled_target_mask();
+  REQUIRE(runnable != 0);
+  const hrw::ScopedTarget automatic("auto");
+  CHECK(hrw::kernels::dispatched_target() == (runnable & -runnable));  // lowest bit = best
+  CHECK(hrw::active_target().bits == (runnable & -runnable));
 }
 
 TEST_CASE("ScopedTarget nests and restores what was forced before", "[targets]") {
