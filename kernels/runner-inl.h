@@ -46,8 +46,9 @@ class Scratch {
   }
 
  private:
-  // The widest vector of any target (SVE's 2048 bits): the kernels Load/Store aligned.
-  static constexpr std::align_val_t kAlignment{256};
+  // x86's widest vector (AVX-512), whose aligned Load/Store the kernels use; NEON and SVE
+  // loads need no alignment.
+  static constexpr std::align_val_t kAlignment{64};
   struct AlignedDelete {
     void operator()(uint8_t* p) const { ::operator delete(p, kAlignment); }
   };
