@@ -46,44 +46,51 @@ std::uint32_t os_saved_state() {
   return lo;
 }
 
+// Where cpuid reports each feature: leaf (subleaf 0), register, bit.
+enum class Reg { ebx, ecx, edx };
+struct FeatureBit {
+  std::uint32_t leaf;
+  Reg reg;
+  int bit;
+  std::uint64_t feature;
+};
+constexpr FeatureBit kFeatureBits[] = {
+    {1, Reg::edx, 25, kSSE},       {1, Reg::edx, 26, kSSE2},      {1, Reg::ecx, 0, kSSE3},
+    {1, Reg::ecx, 1, kCLMUL},      {1, Reg::ecx, 9, kSSSE3},      {1, Reg::ecx, 12, kFMA},
+    {1, Reg::ecx, 19, kSSE41},     {1, Reg::ecx, 20, kSSE42},     {1, Reg::ecx, 25, kAES},
+    {1, Reg::ecx, 28, kAVX},       {1, Reg::ecx, 29, kF16C},      {0x80000001u, Reg::ecx, 5, kLZCNT},
+    {7, Reg::ebx, 3, kBMI},        {7, Reg::ebx, 5, kAVX2},       {7, Reg::ebx, 8, kBMI2},
+    {7, Reg::ebx, 16, kAVX512F},   {7, Reg::ebx, 17, kAVX512DQ},  {7, Reg::ebx, 30, kAVX512BW},
+    {7, Reg::ebx, 31, kAVX512VL},  {7, Reg::ecx, 1, kVBMI},       {7, Reg::ecx, 6, kVBMI2},
+    {7, Reg::ecx, 9, kVAES},       {7, Reg::ecx, 10, kVPCLMULQDQ}, {7, Reg::ecx, 11, kVNNI},
+    {7, Reg::ecx, 12, kBITALG},    {7, Reg::ecx, 14, kPOPCNTDQ},
+};
+
+// One cpuid leaf's ebx, ecx, edx; zeros for a standard leaf above the CPU's highest.
+struct Leaf {
+  std::uint32_t ebx = 0, ecx = 0, edx = 0;
+  std::uint32_t get(Reg r) const { return r == Reg::ebx ? ebx : r == Reg::ecx ? ecx : edx; }
+};
+Leaf read_leaf(std::uint32_t leaf, std::uint32_t max_standard_leaf) {
+  Leaf out;
+  std::uint32_t eax = 0;
+  if (leaf < 0x80000000u && leaf > max_standard_leaf) return out;
+  __cpuid_count(leaf, 0, eax, out.ebx, out.ecx, out.edx);
+  return out;
+}
+
 std::int64_t detect_x86() {
   std::int64_t targets = HWY_SCALAR | HWY_EMU128;
-  std::uint32_t a = 0, b = 0, c = 0, d = 0;
-  __cpuid_count(0, 0, a, b, c, d);
-  const std::uint32_t max_level = a;
+  std::uint32_t max_level = 0, unused = 0;
+  __cpuid_count(0, 0, max_level, unused, unused, unused);
+  const Leaf leaf1 = read_leaf(1, max_level), leaf7 = read_leaf(7, max_level),
+             extended = read_leaf(0x80000001u, max_level);
   std::uint64_t f = 0;
-  __cpuid_count(1, 0, a, b, c, d);
-  f |= bit(d, 25) ? kSSE : 0;
-  f |= bit(d, 26) ? kSSE2 : 0;
-  f |= bit(c, 0) ? kSSE3 : 0;
-  f |= bit(c, 1) ? kCLMUL : 0;
-  f |= bit(c, 9) ? kSSSE3 : 0;
-  f |= bit(c, 12) ? kFMA : 0;
-  f |= bit(c, 19) ? kSSE41 : 0;
-  f |= bit(c, 20) ? kSSE42 : 0;
-  f |= bit(c, 25) ? kAES : 0;
-  f |= bit(c, 28) ? kAVX : 0;
-  f |= bit(c, 29) ? kF16C : 0;
-  const bool os_xsave = bit(c, 27);
-  __cpuid_count(0x80000001u, 0, a, b, c, d);
-  f |= bit(c, 5) ? kLZCNT : 0;
-  if (max_level >= 7) {
-    __cpuid_count(7, 0, a, b, c, d);
-    f |= bit(b, 3) ? kBMI : 0;
-    f |= bit(b, 5) ? kAVX2 : 0;
-    f |= bit(b, 8) ? kBMI2 : 0;
-    f |= bit(b, 16) ? kAVX512F : 0;
-    f |= bit(b, 17) ? kAVX512DQ : 0;
-    f |= bit(b, 30) ? kAVX512BW : 0;
-    f |= bit(b, 31) ? kAVX512VL : 0;
-    f |= bit(c, 1) ? kVBMI : 0;
-    f |= bit(c, 6) ? kVBMI2 : 0;
-    f |= bit(c, 9) ? kVAES : 0;
-    f |= bit(c, 10) ? kVPCLMULQDQ : 0;
-    f |= bit(c, 11) ? kVNNI : 0;
-    f |= bit(c, 12) ? kBITALG : 0;
-    f |= bit(c, 14) ? kPOPCNTDQ : 0;
+  for (const FeatureBit& fb : kFeatureBits) {
+    const Leaf& leaf = fb.leaf == 1 ? leaf1 : fb.leaf == 7 ? leaf7 : extended;
+    if (bit(leaf.get(fb.reg), fb.bit)) f |= fb.feature;
   }
+  const bool os_xsave = bit(leaf1.ecx, 27);
   const auto has = [f](std::uint64_t group) { return (f & group) == group; };
   if (has(kGroupAVX3_DL)) targets |= HWY_AVX3_DL;
   if (has(kGroupAVX3)) targets |= HWY_AVX3;
