@@ -1,10 +1,11 @@
 // The one bulk path: read -> place (every view) -> digest -> consume, as a oneTBB pipeline.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
-#include <tbb/concurrent_queue.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -103,28 +104,42 @@ void stream_serially(Stream& s) {
 // back by the last, which runs in parallel (writes finish in any order), so slots are
 // reused as they come back, not in turn. Two chunks per thread in flight (one being
 // placed, one being read, consumed or written), and one more slot than tokens so that a
-// token never waits for one.
+// token never waits for one. A thread takes the free slot it used last when there is one
+// (oneTBB carries an item from the first stage on through the parallel one on the same
+// thread): the slot's buffers are then still in that core's cache, where another core
+// would first have to fetch every line it writes (bench/PLAN.md, "Slots kept by thread").
 class Slots {
  public:
-  explicit Slots(std::size_t threads) : tokens_(2 * threads), work_(tokens_ + 1) {
+  explicit Slots(std::size_t threads) : tokens_(2 * threads), work_(tokens_ + 1), last_user_(work_.size(), -1) {
     for (std::size_t i = 0; i < work_.size(); ++i) {
       work_[i].slot = i;
-      free_.push(i);
+      free_.push_back(i);
     }
   }
   std::size_t tokens() const { return tokens_; }
   std::size_t size() const { return work_.size(); }
   ChunkWork& take() {
-    std::size_t i = 0;
-    if (!free_.try_pop(i)) throw std::logic_error("bulk pipeline: more chunks in flight than slots");
+    const int thread = tbb::this_task_arena::current_thread_index();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) throw std::logic_error("bulk pipeline: more chunks in flight than slots");
+    auto it = std::find_if(free_.rbegin(), free_.rend(), [&](std::size_t i) { return last_user_[i] == thread; });
+    if (it == free_.rend()) it = free_.rbegin();
+    const std::size_t i = *it;
+    free_.erase(std::next(it).base());
+    last_user_[i] = thread;
     return work_[i];
   }
-  void give_back(const ChunkWork& work) { free_.push(work.slot); }
+  void give_back(const ChunkWork& work) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(work.slot);
+  }
 
  private:
   std::size_t tokens_;
   std::vector<ChunkWork> work_;
-  tbb::concurrent_queue<std::size_t> free_;
+  std::mutex mutex_;
+  std::vector<std::size_t> free_;  // most recently given back last
+  std::vector<int> last_user_;     // per slot: the arena thread index that took it last
 };
 
 // Each chunk is placed by one thread (no nested parallel_for): threads work on different
