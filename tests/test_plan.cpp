@@ -303,8 +303,9 @@ TEST_CASE("PlanBuilder::finish refuses accounting that does not add up", "[plan]
   auto digested = [&](const PlanBuilder& builder) {
     PlanChunk state;
     builder.digest(work, state);
-    REQUIRE(state.counts.size() == 3 * u + 2);  // before, after, stayed per node; stayed; moved
-    REQUIRE(state.counts[3 * u + 1] > 0);
+    // before, after, stayed, out, in per node; stayed; moved
+    REQUIRE(state.counts.size() == 5 * u + 2);
+    REQUIRE(state.counts[5 * u + 1] > 0);
     return state;
   };
   struct Corruption {
@@ -316,9 +317,11 @@ TEST_CASE("PlanBuilder::finish refuses accounting that does not add up", "[plan]
   const std::vector<Corruption> cases = {
       {"none", [](PlanChunk&) {}, keys.size(), nullptr},
       {"keys read", [](PlanChunk&) {}, keys.size() + 1, "301 keys read but 300 accounted for"},
-      {"stayed total", [&](PlanChunk& w) { ++w.counts[3 * u]; }, keys.size(), "!= read 300"},
+      {"stayed total", [&](PlanChunk& w) { ++w.counts[5 * u]; }, keys.size(), "!= read 300"},
       {"node before", [&](PlanChunk& w) { ++w.counts[0]; }, keys.size(), "node "},
       {"node stayed", [&](PlanChunk& w) { --w.counts[2 * u + 1]; }, keys.size(), "node "},
+      {"node out", [&](PlanChunk& w) { ++w.counts[3 * u + 5]; }, keys.size(), "node "},
+      {"node in", [&](PlanChunk& w) { --w.counts[4 * u]; }, keys.size(), "node "},
   };
   for (const Corruption& c : cases) {
     INFO(c.name);

@@ -123,7 +123,7 @@ void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) 
   count_overflow(work.placements[0], work.placements[1]);
   if (state.counts.empty())  // not digested
     count_keys(work.chunk, work.placements[0], work.placements[1], state);
-  fold_keys(work.chunk, work.placements[0], work.placements[1], state, moves);
+  fold_keys(work.chunk, state, moves);
   state.counts.clear();  // a reused slot must be digested again (count_keys resets its rows)
 }
 
@@ -133,7 +133,7 @@ void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placem
   if (keys_only(chunk)) {
     PlanChunk state;
     count_keys(chunk, from, to, state);
-    fold_keys(chunk, from, to, state, moves);
+    fold_keys(chunk, state, moves);
   } else if (replicas_ == 1 && from_replicas_ == 1) {
     add_loads(chunk, from, to, moves);
   } else {
@@ -150,19 +150,22 @@ void PlanBuilder::count_overflow(const Placement& from, const Placement& to) {
 }
 
 // R = 1, keys only, the hot path of a plan. Runs on the thread that placed the chunk and
-// fills `state` (PlanChunk). Local pointers keep the loop's state in registers.
+// fills `state` (PlanChunk) with all that the in-order fold needs, so that the fold touches
+// only this small state, not the placements. Local pointers keep the loop's state in
+// registers.
 void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                              PlanChunk& state, const MoveCsv* rows) const {
   std::vector<std::uint64_t>& counts = state.counts;
-  std::vector<std::uint32_t>& moved = state.moved;
   const std::size_t u = ids_.size();
   const std::size_t n = chunk.size();
-  counts.assign(3 * u + 2, 0);
-  if (moved.size() < n) moved.resize(n);
+  counts.assign(5 * u + 2, 0);
+  if (state.moved.size() < n) state.moved.resize(n);
+  if (state.moved_union.size() < 2 * n) state.moved_union.resize(2 * n);
   std::uint64_t* before = counts.data();
   std::uint64_t* after = before + u;
   std::uint64_t* stayed = after + u;
-  std::uint32_t* moved_at = moved.data();
+  std::uint32_t* moved_at = state.moved.data();
+  std::uint32_t* moved_union = state.moved_union.data();
   const std::uint32_t* from_owner = from.nodes.data();  // R = 1: one node per key
   const std::uint32_t* to_owner = to.nodes.data();
   const std::uint32_t* from_union = from_union_.data();
@@ -178,56 +181,61 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
       ++stayed[a];
       ++stayed_count;
     } else {
+      moved_union[2 * moved_count] = a;
+      moved_union[2 * moved_count + 1] = b;
       moved_at[moved_count++] = static_cast<std::uint32_t>(i);
     }
   }
-  counts[3 * u] = stayed_count;
-  counts[3 * u + 1] = moved_count;
+  std::uint64_t* out = stayed + u;
+  std::uint64_t* in = out + u;
+  for (std::size_t m = 0; m < moved_count; ++m) {
+    ++out[moved_union[2 * m]];
+    ++in[moved_union[2 * m + 1]];
+  }
+  counts[5 * u] = stayed_count;
+  counts[5 * u + 1] = moved_count;
   state.rows.clear();
   state.row_ends.clear();
   if (!rows) return;
   for (std::size_t m = 0; m < moved_count; ++m) {
     const std::uint32_t i = moved_at[m];
-    rows->append_unbatched_row(state.rows, chunk.keys[i], from_union[from_owner[i]], to_union[to_owner[i]],
+    rows->append_unbatched_row(state.rows, chunk.keys[i], moved_union[2 * m], moved_union[2 * m + 1],
                                chunk.bytes_of(i), chunk.requests_of(i));
     state.row_ends.push_back(static_cast<std::uint32_t>(state.rows.size()));
   }
 }
 
-// In input order: the counts folded into the running totals, the moved keys' flows and
-// moves, handed to the sink in input order.
-void PlanBuilder::fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                            const PlanChunk& state, MoveSink* moves) {
+// In input order: the counts folded into the running totals, the moved keys handed to the
+// sink in input order.
+void PlanBuilder::fold_keys(const KeyChunk& chunk, const PlanChunk& state, MoveSink* moves) {
   const std::vector<std::uint64_t>& counts = state.counts;
-  const std::vector<std::uint32_t>& moved = state.moved;
   const std::size_t u = ids_.size();
   for (std::size_t node = 0; node < u; ++node) {
     flows_[node].before.keys += counts[node];
     flows_[node].after.keys += counts[u + node];
     flows_[node].stayed.keys += counts[2 * u + node];
+    flows_[node].out.keys += counts[3 * u + node];
+    flows_[node].in.keys += counts[4 * u + node];
   }
-  stayed_.keys += counts[3 * u];
+  stayed_.keys += counts[5 * u];
   read_.keys += chunk.size();
-  const std::uint64_t moved_count = counts[3 * u + 1];
+  const std::uint64_t moved_count = counts[5 * u + 1];
   moved_.keys += moved_count;
+  rows_ += moved_count;
+  if (!moves) return;
   // Rows rendered in digest serve only the sink whose format they are in.
-  const bool rendered = moves && moves->row_format() && state.row_ends.size() == moved_count;
+  const bool rendered = moves->row_format() && state.row_ends.size() == moved_count;
   for (std::uint64_t m = 0; m < moved_count; ++m) {
-    const std::uint32_t i = moved[m];
-    const std::uint32_t a = from_union_[from.owner(i)];
-    const std::uint32_t b = to_union_[to.owner(i)];
-    flows_[a].out.keys += 1;
-    flows_[b].in.keys += 1;
-    if (moves) {
-      if (rendered) {
-        const std::uint32_t begin = m ? state.row_ends[m - 1] : 0;
-        moves->add_move(chunk, i, a, b, std::string_view(state.rows).substr(begin, state.row_ends[m] - begin));
-      } else {
-        moves->add_move(chunk, i, a, b);
-      }
-      moves->key_changed(chunk, i, std::span(&a, 1), std::span(&b, 1));
+    const std::uint32_t i = state.moved[m];
+    const std::uint32_t a = state.moved_union[2 * m];
+    const std::uint32_t b = state.moved_union[2 * m + 1];
+    if (rendered) {
+      const std::uint32_t begin = m ? state.row_ends[m - 1] : 0;
+      moves->add_move(chunk, i, a, b, std::string_view(state.rows).substr(begin, state.row_ends[m] - begin));
+    } else {
+      moves->add_move(chunk, i, a, b);
     }
-    ++rows_;
+    moves->key_changed(chunk, i, std::span(&a, 1), std::span(&b, 1));
   }
 }
 

@@ -49,12 +49,15 @@ class MoveSink {
 // The plan's per-chunk state (R = 1, keys only), filled by PlanBuilder::digest on the
 // placing thread and folded in by PlanBuilder::add.
 struct PlanChunk {
-  // [0..u) before, [u..2u) after, [2u..3u) stayed per union node, then the stayed total
-  // and the moved total; empty: not digested.
+  // [0..u) before, [u..2u) after, [2u..3u) stayed, [3u..4u) out, [4u..5u) in per union
+  // node, then the stayed total and the moved total; empty: not digested.
   std::vector<std::uint64_t> counts;
-  // moved[0..moved total): chunk indices of the keys that move. Only grows: resizing it
-  // down and up again would zero-fill it per chunk.
+  // moved[0..moved total): chunk indices of the keys that move; moved_union[2m],
+  // moved_union[2m + 1]: key m's union nodes in A and in B, so that the in-order step
+  // reads no placement (another core's cache lines). Only grow: resizing them down and
+  // up again would zero-fill them per chunk.
   std::vector<std::uint32_t> moved;
+  std::vector<std::uint32_t> moved_union;
   // With a row format (digest's `rows`): the moved keys' rows without their batch, one
   // after another; row m ends at row_ends[m]. Empty when the chunk was digested without.
   std::string rows;
@@ -94,8 +97,7 @@ class PlanBuilder {
   void count_overflow(const Placement& from, const Placement& to);
   void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                   PlanChunk& state, const MoveCsv* rows = nullptr) const;
-  void fold_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
-                 const PlanChunk& state, MoveSink* moves);
+  void fold_keys(const KeyChunk& chunk, const PlanChunk& state, MoveSink* moves);
   void add_loads(const KeyChunk& chunk, const Placement& from, const Placement& to,
                  MoveSink* moves);
   void add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
