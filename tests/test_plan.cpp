@@ -287,6 +287,47 @@ TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[p
     }
 }
 
+// The rows of a plan are written by the pipeline's threads in pieces of at least 256 KiB,
+// each at the place the in-order step reserved (PlanOutputs::take): with many pieces the
+// files are those of the reference's rows, for every thread count and chunk size, and the
+// transitions the same for all.
+TEST_CASE("plan rows written in reserved pieces: the files of one in-order write", "[plan][stream]") {
+  test::TempDir dir;
+  std::string text;
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < 100000; ++i) keys.push_back("object/" + std::to_string(i * 7919 % 1000003));
+  for (auto& k : keys) text += k + "\n";
+  const std::string input = dir.write("keys.txt", text);
+  const ClusterView a(make_spec(2, false, 1));
+  const ClusterView b(make_spec(3, false, 1));  // a node joins: a third of the keys move
+  std::string expected = "batch,key,from,to\n";
+  std::uint64_t row = 0;
+  for (auto& k : keys) {
+    const std::string from = a.node(reference::owner(a, k)).id, to = b.node(reference::owner(b, k)).id;
+    if (from != to)
+      expected += std::to_string(row++ / 100 + 1) + "," + csv::quoted(k) + "," + csv::quoted(from) + "," +
+                  csv::quoted(to) + "\n";
+  }
+  REQUIRE(expected.size() > 3 * (std::size_t{1} << 18));  // several pieces
+  std::string first_transitions;
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{999}, kDefaultChunkKeys})
+    for (unsigned threads : {1u, 2u, 3u}) {
+      INFO("chunk " << chunk << ", threads " << threads);
+      PlanJob job;
+      job.keys = {input, std::nullopt, chunk, std::nullopt};
+      job.place.threads = threads;
+      job.batch_size = 100;
+      job.transitions = true;
+      job.out_dir = dir.file("plan");
+      check_invariants(run_plan(a, b, job), keys.size());
+      CHECK(test::read_file(dir.file("plan/moves.csv")) == expected);
+      const std::string transitions = test::read_file(dir.file("plan/transitions.csv"));
+      if (first_transitions.empty()) first_transitions = transitions;
+      CHECK(transitions == first_transitions);
+    }
+  CHECK(first_transitions.size() > 3 * (std::size_t{1} << 18));
+}
+
 // check_invariants above restates what finish() checks and runs only when finish passed:
 // this drives finish's failure path with counts corrupted the way a counting bug would.
 TEST_CASE("PlanBuilder::finish refuses accounting that does not add up", "[plan]") {

@@ -125,11 +125,17 @@ using ChunkPlaced = std::function<void(const KeyChunk&, const Placement& from, c
 PlanSummary plan_in_memory(const ValidRequest& from, const ValidRequest& to, const KeysInMemory& in,
                            std::uint64_t batch_size, const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
                            const ChunkPlaced& after_chunk);
+// What the caller of stream_plan does with each chunk besides the builder's work, in the
+// bulk pipeline's steps (ChunkHandlers). Each may be empty.
+struct PlanChunkSteps {
+  std::function<void(std::size_t slots)> prepare;     // once, before the first chunk
+  std::function<void(const ChunkWork&)> after_chunk;  // in input order, after the chunk's moves
+  std::function<void(const ChunkWork&)> write;        // after that, chunks in parallel
+};
 // The same for keys streamed from `source` (a file, or a byte range of one): chunks placed
-// on the requests' threads, `after_chunk` run after each chunk in input order.
+// on the requests' threads, `steps` run on each.
 PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySource& source,
                         const StreamOptions& options, std::uint64_t batch_size,
-                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
-                        const std::function<void(const ChunkWork&)>& after_chunk);
+                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for, const PlanChunkSteps& steps);
 
 }  // namespace hrw

@@ -17,19 +17,22 @@ namespace hrw {
 // The moves go to `sink(plan)` (none when it returns null).
 PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySource& source,
                         const StreamOptions& options, std::uint64_t batch_size,
-                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for,
-                        const std::function<void(const ChunkWork&)>& after_chunk) {
+                        const std::function<MoveSink*(const PlanBuilder&)>& sink_for, const PlanChunkSteps& steps) {
   PlanBuilder plan(from.view(), to.view(), from.options(), to.options(), batch_size);
   MoveSink* sink = sink_for(plan);
   PerChunk<PlanChunk> counted;
   ChunkHandlers handlers;
-  handlers.prepare = [&](std::size_t slots) { counted.resize(slots); };
+  handlers.prepare = [&](std::size_t slots) {
+    counted.resize(slots);
+    if (steps.prepare) steps.prepare(slots);
+  };
   const MoveCsv* rows = sink ? sink->row_format() : nullptr;
   handlers.digest = [&](ChunkWork& work) { plan.digest(work, counted[work], rows); };
   handlers.consume = [&](ChunkWork& work) {
     plan.add(work, counted[work], sink);
-    if (after_chunk) after_chunk(work);
+    if (steps.after_chunk) steps.after_chunk(work);
   };
+  if (steps.write) handlers.write = [&](ChunkWork& work) { steps.write(work); };
   stream_placements(source, {from, to}, options, handlers);
   // Checked before anything is published: a plan that does not add up is never written.
   return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
@@ -54,14 +57,13 @@ PlanSummary all_keys_summary(const PlanSummary& of_moves, const PlanSummary& all
 PlanSummary measure_plan(const ClusterView& from, const ClusterView& to, const KeyInput& keys,
                          const PlaceOptions& place, const ProgressCallback& progress) {
   KeySource source(keys);
-  return stream_plan(validate_request(from, place), validate_request(to, place), source,
-                     {keys.chunk_keys}, 1,
-                     [](const PlanBuilder&) { return nullptr; },
-                     [&](const ChunkWork& work) {
-                       if (progress)
-                         progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset,
-                                   source.total_bytes()});
-                     });
+  PlanChunkSteps steps;
+  steps.after_chunk = [&](const ChunkWork& work) {
+    if (progress)
+      progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
+  };
+  return stream_plan(validate_request(from, place), validate_request(to, place), source, {keys.chunk_keys}, 1,
+                     [](const PlanBuilder&) { return nullptr; }, steps);
 }
 
 PlanSummary run_plan(const ClusterView& from, const ClusterView& to, const PlanJob& job) {
@@ -99,14 +101,19 @@ PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest
   if (job.limits.node_bandwidth && !has_bytes)
     throw InputError(fmt::format("{}: a node bandwidth needs a bytes column in the keys", name));
   auto sink_for = [&](const PlanBuilder& plan) { return &out.start(plan.ids(), has_bytes, has_requests); };
+  // The rows are made in input order and written by the threads in parallel, each at the
+  // place reserved for it (PlanOutputs::take), so that no one thread writes everything.
+  PerChunk<PlanOutputs::TakenRows> taken;
+  PlanChunkSteps steps;
+  steps.prepare = [&](std::size_t slots) { taken.resize(slots); };
+  steps.after_chunk = [&](const ChunkWork& work) {
+    out.take(taken[work]);
+    if (job.progress)
+      job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source->total_bytes()});
+  };
+  steps.write = [&](const ChunkWork& work) { out.write_taken(taken[work]); };
   PlanSummary summary =
-      source ? stream_plan(from, to, *source, {job.keys.chunk_keys, job.times}, job.batch_size, sink_for,
-                           [&](const ChunkWork& work) {
-                             out.flush();
-                             if (job.progress)
-                               job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset,
-                                             source->total_bytes()});
-                           })
+      source ? stream_plan(from, to, *source, {job.keys.chunk_keys, job.times}, job.batch_size, sink_for, steps)
              : plan_in_memory(from, to, *job.memory, job.batch_size, sink_for,
                               [&](const KeyChunk& chunk, const Placement&, const Placement&) {
                                 out.flush();

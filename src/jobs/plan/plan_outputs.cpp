@@ -54,6 +54,23 @@ void PlanOutputs::Tap::key_changed(const KeyChunk& chunk, std::size_t i, std::sp
   key_copies_ = 0;
 }
 
+void PlanOutputs::take(TakenRows& taken) {
+  constexpr std::size_t kTakeBytes = std::size_t{1} << 18;
+  taken.moves.clear();
+  taken.transitions.clear();
+  if (rows_.size() + transition_text_.size() < kTakeBytes) return;
+  std::swap(rows_, taken.moves);  // rows_ goes on in the taken string's old buffer
+  taken.moves_at = moves_.reserve(taken.moves.size());
+  if (!transitions_) return;
+  std::swap(transition_text_, taken.transitions);
+  taken.transitions_at = transitions_->reserve(taken.transitions.size());
+}
+
+void PlanOutputs::write_taken(const TakenRows& taken) const {
+  if (!taken.moves.empty()) moves_.write_at(taken.moves_at, taken.moves);
+  if (!taken.transitions.empty()) transitions_->write_at(taken.transitions_at, taken.transitions);
+}
+
 void PlanOutputs::flush() {
   moves_.write(rows_);
   rows_.clear();

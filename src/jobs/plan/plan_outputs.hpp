@@ -38,7 +38,19 @@ class PlanOutputs {
   // Once the union ids are known (PlanBuilder::ids()): writes the header and returns
   // where the moves go, batched rows or (with limits) the schedule's spill.
   MoveSink& start(const std::vector<std::string>& ids, bool with_bytes, bool with_requests);
-  // Writes the rows made so far (the consume step calls it per chunk).
+  // Rows moved out of the in-order step: the bytes of moves.csv (and transitions.csv) made
+  // since the last take, and the places in the files reserved for them.
+  struct TakenRows {
+    std::string moves, transitions;
+    std::uint64_t moves_at = 0, transitions_at = 0;
+  };
+  // In input order (after each chunk): once the rows made so far reach kTakeBytes, swaps
+  // them into `taken` and reserves their places (AtomicFile::reserve); else leaves `taken`
+  // empty and the rows for a later chunk (so that writes stay large on a disk).
+  void take(TakenRows& taken);
+  // On any thread, after take: writes what take moved into `taken`.
+  void write_taken(const TakenRows& taken) const;
+  // Writes the rows made so far, in order.
   void flush();
   // With limits, writes the rounds and fills summary.schedule; then writes summary.json,
   // the views and the SVG and commits the files inside the folder at once.

@@ -197,25 +197,26 @@ FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, 
   std::optional<MoveCsv> csv;
   std::optional<UnnumberedRows> rows;
   std::vector<std::uint64_t> moved;  // the chunk's moved keys (indices in the chunk)
-  part.summary = stream_plan(
-      requests.from, requests.to, source, {keys.chunk_keys, times}, batch_size,
-      [&](const PlanBuilder& builder) -> MoveSink* {
-        csv.emplace(builder.ids(), source.has_bytes(), source.has_requests());
-        part.header = csv->header();
-        rows.emplace(*csv, part.rows, part.row_starts);
-        return outputs.rows ? &*rows : nullptr;
-      },
-      [&](const ChunkWork& work) {
-        if (!outputs.moved_keys) return;
-        const KeyChunk& chunk = work.chunk;
-        moved.clear();
-        marker.mark(work.placements[0], work.placements[1], 0, moved);
-        for (const std::uint64_t i : moved) {
-          part.moved.add(chunk.keys[i]);
-          if (source.has_bytes()) part.moved_bytes.push_back(chunk.bytes[i]);
-          if (source.has_requests()) part.moved_requests.push_back(chunk.requests[i]);
-        }
-      });
+  PlanChunkSteps steps;
+  steps.after_chunk = [&](const ChunkWork& work) {
+    if (!outputs.moved_keys) return;
+    const KeyChunk& chunk = work.chunk;
+    moved.clear();
+    marker.mark(work.placements[0], work.placements[1], 0, moved);
+    for (const std::uint64_t i : moved) {
+      part.moved.add(chunk.keys[i]);
+      if (source.has_bytes()) part.moved_bytes.push_back(chunk.bytes[i]);
+      if (source.has_requests()) part.moved_requests.push_back(chunk.requests[i]);
+    }
+  };
+  part.summary = stream_plan(requests.from, requests.to, source, {keys.chunk_keys, times}, batch_size,
+                             [&](const PlanBuilder& builder) -> MoveSink* {
+                               csv.emplace(builder.ids(), source.has_bytes(), source.has_requests());
+                               part.header = csv->header();
+                               rows.emplace(*csv, part.rows, part.row_starts);
+                               return outputs.rows ? &*rows : nullptr;
+                             },
+                             steps);
   if (outputs.moved_keys && part.moved.size() != part.summary.moved.keys)
     throw std::logic_error(fmt::format("plan part: {} keys marked as moved, {} counted", part.moved.size(),
                                        part.summary.moved.keys));
