@@ -287,7 +287,7 @@ TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[p
     }
 }
 
-// The rows of a plan are written by the pipeline's threads in pieces of at least 256 KiB,
+// The rows of a plan are written by the pipeline's threads in pieces of at least 64 KiB,
 // each at the place the in-order step reserved (PlanOutputs::take): with many pieces the
 // files are those of the reference's rows, for every thread count and chunk size, and the
 // transitions the same for all.

@@ -159,8 +159,8 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
   const std::size_t u = ids_.size();
   const std::size_t n = chunk.size();
   counts.assign(5 * u + 2, 0);
-  if (state.moved.size() < n) state.moved.resize(n);
-  if (state.moved_union.size() < 2 * n) state.moved_union.resize(2 * n);
+  state.moved.grow(n, 0);
+  state.moved_union.grow(2 * n, 0);
   std::uint64_t* before = counts.data();
   std::uint64_t* after = before + u;
   std::uint64_t* stayed = after + u;
@@ -226,9 +226,9 @@ void PlanBuilder::fold_keys(const KeyChunk& chunk, const PlanChunk& state, MoveS
   // Rows rendered in digest serve only the sink whose format they are in.
   const bool rendered = moves->row_format() && state.row_ends.size() == moved_count;
   for (std::uint64_t m = 0; m < moved_count; ++m) {
-    const std::uint32_t i = state.moved[m];
-    const std::uint32_t a = state.moved_union[2 * m];
-    const std::uint32_t b = state.moved_union[2 * m + 1];
+    const std::uint32_t i = state.moved.data()[m];
+    const std::uint32_t a = state.moved_union.data()[2 * m];
+    const std::uint32_t b = state.moved_union.data()[2 * m + 1];
     if (rendered) {
       const std::uint32_t begin = m ? state.row_ends[m - 1] : 0;
       moves->add_move(chunk, i, a, b, std::string_view(state.rows).substr(begin, state.row_ends[m] - begin));

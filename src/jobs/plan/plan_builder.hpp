@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bulk/stream.hpp"
+#include "hrw/raw_buffer.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/placement.hpp"
@@ -54,10 +55,11 @@ struct PlanChunk {
   std::vector<std::uint64_t> counts;
   // moved[0..moved total): chunk indices of the keys that move; moved_union[2m],
   // moved_union[2m + 1]: key m's union nodes in A and in B, so that the in-order step
-  // reads no placement (another core's cache lines). Only grow: resizing them down and
-  // up again would zero-fill them per chunk.
-  std::vector<std::uint32_t> moved;
-  std::vector<std::uint32_t> moved_union;
+  // reads no placement (another core's cache lines). Uninitialised room for every key of
+  // a chunk: zero-filling it would touch (and fault in) pages that the few moved keys
+  // never reach.
+  detail::RawBuffer<std::uint32_t> moved;
+  detail::RawBuffer<std::uint32_t> moved_union;
   // With a row format (digest's `rows`): the moved keys' rows without their batch, one
   // after another; row m ends at row_ends[m]. Empty when the chunk was digested without.
   std::string rows;

@@ -55,14 +55,20 @@ void PlanOutputs::Tap::key_changed(const KeyChunk& chunk, std::size_t i, std::sp
 }
 
 void PlanOutputs::take(TakenRows& taken) {
-  constexpr std::size_t kTakeBytes = std::size_t{1} << 18;
+  // Pieces of 64 KiB and their strings' room stay below glibc's mmap threshold (128 KiB):
+  // heap memory, reused, where bigger strings would be mapped and faulted in anew each
+  // time they grow (bench/PLAN.md, "Slots kept by thread").
+  constexpr std::size_t kTakeBytes = std::size_t{1} << 16;
   taken.moves.clear();
   taken.transitions.clear();
   if (rows_.size() + transition_text_.size() < kTakeBytes) return;
-  std::swap(rows_, taken.moves);  // rows_ goes on in the taken string's old buffer
+  // The made rows go on in the taken strings' old buffers, given room once.
+  std::swap(rows_, taken.moves);
+  rows_.reserve(kTakeBytes + kTakeBytes / 4);
   taken.moves_at = moves_.reserve(taken.moves.size());
   if (!transitions_) return;
   std::swap(transition_text_, taken.transitions);
+  transition_text_.reserve(kTakeBytes + kTakeBytes / 4);
   taken.transitions_at = transitions_->reserve(taken.transitions.size());
 }
 

@@ -44,7 +44,7 @@ class PlanOutputs {
     std::string moves, transitions;
     std::uint64_t moves_at = 0, transitions_at = 0;
   };
-  // In input order (after each chunk): once the rows made so far reach kTakeBytes, swaps
+  // In input order (after each chunk): once the rows made so far reach 64 KiB, swaps
   // them into `taken` and reserves their places (AtomicFile::reserve); else leaves `taken`
   // empty and the rows for a later chunk (so that writes stay large on a disk).
   void take(TakenRows& taken);
