@@ -46,7 +46,7 @@ KeyRanges::~KeyRanges() = default;
 std::uint64_t KeyRanges::first_record() const { return source_.impl_->cols.first_record; }
 
 RangeRead KeyRanges::read(std::size_t reader, std::size_t k, KeyChunk& chunk) const {
-  KeySource::Impl& in = readers_[reader]->impl;
+  KeySource::Impl& in = readers_.at(reader)->impl;
   const bool csv = in.format == KeyFormat::csv;
   const std::uint64_t quotes_begin = csv ? quotes_[k] : 0, quotes_end = csv ? quotes_[k + 1] : 0;
   RangeRead out;

@@ -33,8 +33,8 @@ struct RangeRead {
 
 class KeyRanges {
  public:
-  // Ranges of about range_bytes over `source`, read by `readers` readers (one per chunk
-  // in flight), or nullptr when `source` is not a whole regular file that nothing has
+  // Ranges of about range_bytes over `source`, read by `readers` readers (one per thread
+  // of the task arena), or nullptr when `source` is not a whole regular file that nothing has
   // been read from (stdin, pipes, FIFOs and parts of files are read serially). CSV: the
   // quotes of every range are counted first, in parallel in the current task arena.
   static std::unique_ptr<KeyRanges> open(KeySource& source, std::uint64_t range_bytes, std::size_t readers);

@@ -215,7 +215,10 @@ std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, Slots& slots) {
                 if (stopped.load()) return r;  // dropped by the in-order stage
                 {
                   StageClock clock(stage(s.times, &StageTimes::read));
-                  r->read = ranges.read(r->work->slot, r->range, r->work->chunk);
+                  // One reader per thread (its buffer stays in that core's cache); a
+                  // thread reads one range at a time.
+                  const int reader = tbb::this_task_arena::current_thread_index();
+                  r->read = ranges.read(static_cast<std::size_t>(reader), r->range, r->work->chunk);
                 }
                 if (!r->read.failed && !r->work->chunk.keys.empty()) s.place_and_digest(*r->work);
                 return r;
@@ -254,7 +257,8 @@ void stream_placements(KeySource& source, const std::vector<ValidRequest>& reque
     Slots slots(static_cast<std::size_t>(arena.max_concurrency()));
     if (handlers.prepare) handlers.prepare(slots.size());
     const std::uint64_t range_bytes = options.range_bytes ? options.range_bytes : 16 * options.chunk_keys;
-    if (auto ranges = io::KeyRanges::open(source, range_bytes, slots.size())) {
+    const auto threads_here = static_cast<std::size_t>(arena.max_concurrency());
+    if (auto ranges = io::KeyRanges::open(source, range_bytes, threads_here)) {
       const std::size_t resume_at = stream_ranges(s, *ranges, slots);
       ranges->resume(resume_at);
       if (resume_at == ranges->count()) return;
