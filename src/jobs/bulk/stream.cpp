@@ -254,11 +254,11 @@ void stream_placements(KeySource& source, const std::vector<ValidRequest>& reque
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
   arena.execute([&] {
-    Slots slots(static_cast<std::size_t>(arena.max_concurrency()));
+    const auto arena_threads = static_cast<std::size_t>(arena.max_concurrency());
+    Slots slots(arena_threads);
     if (handlers.prepare) handlers.prepare(slots.size());
     const std::uint64_t range_bytes = options.range_bytes ? options.range_bytes : 16 * options.chunk_keys;
-    const auto threads_here = static_cast<std::size_t>(arena.max_concurrency());
-    if (auto ranges = io::KeyRanges::open(source, range_bytes, threads_here)) {
+    if (auto ranges = io::KeyRanges::open(source, range_bytes, arena_threads)) {
       const std::size_t resume_at = stream_ranges(s, *ranges, slots);
       ranges->resume(resume_at);
       if (resume_at == ranges->count()) return;

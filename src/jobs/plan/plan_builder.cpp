@@ -164,6 +164,8 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
   std::uint64_t* before = counts.data();
   std::uint64_t* after = before + u;
   std::uint64_t* stayed = after + u;
+  std::uint64_t* out = stayed + u;
+  std::uint64_t* in = out + u;
   std::uint32_t* moved_at = state.moved.data();
   std::uint32_t* moved_union = state.moved_union.data();
   const std::uint32_t* from_owner = from.nodes.data();  // R = 1: one node per key
@@ -181,16 +183,12 @@ void PlanBuilder::count_keys(const KeyChunk& chunk, const Placement& from, const
       ++stayed[a];
       ++stayed_count;
     } else {
+      ++out[a];
+      ++in[b];
       moved_union[2 * moved_count] = a;
       moved_union[2 * moved_count + 1] = b;
       moved_at[moved_count++] = static_cast<std::uint32_t>(i);
     }
-  }
-  std::uint64_t* out = stayed + u;
-  std::uint64_t* in = out + u;
-  for (std::size_t m = 0; m < moved_count; ++m) {
-    ++out[moved_union[2 * m]];
-    ++in[moved_union[2 * m + 1]];
   }
   counts[5 * u] = stayed_count;
   counts[5 * u + 1] = moved_count;

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "bulk/stream.hpp"
-#include "hrw/raw_buffer.hpp"
 #include "hrw/cluster_view.hpp"
 #include "hrw/key_source.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/plan.hpp"
+#include "hrw/raw_buffer.hpp"
 
 namespace hrw {
 

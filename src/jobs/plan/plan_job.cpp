@@ -32,7 +32,7 @@ PlanSummary stream_plan(const ValidRequest& from, const ValidRequest& to, KeySou
     plan.add(work, counted[work], sink);
     if (steps.after_chunk) steps.after_chunk(work);
   };
-  if (steps.write) handlers.write = [&](ChunkWork& work) { steps.write(work); };
+  handlers.write = steps.write;  // empty when steps.write is
   stream_placements(source, {from, to}, options, handlers);
   // Checked before anything is published: a plan that does not add up is never written.
   return plan.finish(source.keys_read(), source.has_bytes(), source.has_requests());
