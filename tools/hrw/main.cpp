@@ -15,6 +15,7 @@
 
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/heap.hpp"
 #include "hrw/numbers.hpp"
 #include "hrw/process.hpp"
 #include "hrw/targets.hpp"
@@ -122,6 +123,7 @@ int run_command(hrw::cli::Runner& run, const std::string& target, bool target_fr
 }  // namespace
 
 int main(int argc, char** argv) {
+  hrw::cli::use_huge_page_heap();
   hrw::cli::install_signal_cleanup();
   CLI::App app{"hrw: rendezvous (highest-random-weight) placement engine"};
   app.require_subcommand(1);

@@ -1,0 +1,100 @@
+// The CLI's malloc policy (tools/hrw/heap.hpp): the heap a running hrw allocates from is
+// advised for transparent huge pages, and the command's output is unchanged by it.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cli_runner.hpp"
+
+using hrw::test::TempDir;
+
+namespace {
+
+// The VmFlags of every [heap] mapping of `pid` with at least 2 MiB, from /proc/PID/smaps.
+std::vector<std::string> big_heap_flags(pid_t pid) {
+  std::ifstream smaps("/proc/" + std::to_string(pid) + "/smaps");
+  std::vector<std::string> flags;
+  std::string line;
+  bool heap = false, big = false;
+  while (std::getline(smaps, line)) {
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    if (first.find('-') != std::string::npos && first.back() != ':') {  // a mapping's header
+      heap = line.find("[heap]") != std::string::npos;
+      big = false;
+    } else if (first == "Size:") {
+      std::uint64_t kb = 0;
+      words >> kb;
+      big = kb >= 2048;
+    } else if (first == "VmFlags:" && heap && big) {
+      flags.push_back(line);
+    }
+  }
+  return flags;
+}
+
+bool kernel_has_thp() { return std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled"); }
+
+}  // namespace
+
+TEST_CASE("cli: a running hrw allocates from a heap advised for huge pages", "[cli][heap]") {
+  // Where the advice cannot be seen: a sanitizer's allocator replaces glibc's heap (the
+  // policy then does nothing), an emulator's heap is its own, a kernel may have no THP.
+#ifdef HRW_TEST_SANITIZED
+  const bool sanitized = true;
+#else
+  const bool sanitized = false;
+#endif
+  const bool visible = !sanitized && std::string(HRW_CLI_EMULATOR).empty() && kernel_has_thp();
+  TempDir dir;
+  const std::string cluster = dir.write("c.json", R"({"nodes": ["a", "b", "c"]})");
+  const std::string out = dir.file("out.csv");
+  int to_hrw[2];
+  REQUIRE(pipe(to_hrw) == 0);
+  std::vector<std::string> argv =
+      hrw::test::hrw_argv({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--quiet"});
+  std::vector<char*> cargv;
+  for (auto& s : argv) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(to_hrw[0], 0);
+    close(to_hrw[1]);
+    execvp(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(to_hrw[0]);
+  // hrw waits for its keys on the pipe once its output's temp file exists: main has run by then.
+  std::vector<std::string> flags;
+  for (int i = 0; i < 600 && visible && flags.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (hrw::test::names(dir.path()).size() == 2) flags = big_heap_flags(pid);
+  }
+  const std::string keys = "k1\nk2\nk3\n";
+  REQUIRE(write(to_hrw[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+  close(to_hrw[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  if (visible) {
+    REQUIRE_FALSE(flags.empty());
+    const bool advised = std::any_of(flags.begin(), flags.end(),
+                                     [](const std::string& f) { return f.find(" hg") != std::string::npos; });
+    CHECK(advised);
+  }
+  // The policy changes where memory comes from, never what is written.
+  const auto again = hrw::test::run_hrw({"place", "--cluster", cluster, "--keys", "-", "--quiet"}, keys);
+  CHECK(hrw::test::read_file(out) == again.out);
+}
