@@ -61,6 +61,21 @@ std::vector<std::string> hrw_argv(const std::vector<std::string>& args) {
   return argv;
 }
 
+pid_t start_hrw(const std::vector<std::string>& args, const std::function<void()>& in_child) {
+  std::vector<std::string> argv = hrw_argv(args);
+  std::vector<char*> cargv;
+  for (auto& s : argv) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    if (in_child) in_child();
+    execvp(cargv[0], cargv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 CliResult run_hrw(const std::vector<std::string>& args, const std::string& input) {
   return run_hrw_with_env(args, input, {});
 }
@@ -116,25 +131,14 @@ SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
                                  const std::string& out, int sig, bool ignored_at_start) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> argv = split_words(HRW_CLI_EMULATOR);
-  for (std::string s : {std::string(HRW_CLI_PATH), std::string("plan"), std::string("--from"), from,
-                        std::string("--to"), to, std::string("--keys"), std::string("-"),
-                        std::string("--chunk-size"), std::string("100"), std::string("--out"), out})
-    argv.push_back(s);
-  std::vector<char*> cargv;
-  for (auto& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    if (ignored_at_start) ::signal(sig, SIG_IGN);
-    dup2(pipe_fds[0], 0);
-    close(pipe_fds[1]);
-    const int null = open("/dev/null", O_WRONLY);  // read side only: stderr discarded
-    dup2(null, 2);
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
+  const pid_t pid = start_hrw(
+      {"plan", "--from", from, "--to", to, "--keys", "-", "--chunk-size", "100", "--out", out}, [&] {
+        if (ignored_at_start) ::signal(sig, SIG_IGN);
+        dup2(pipe_fds[0], 0);
+        close(pipe_fds[1]);
+        const int null = open("/dev/null", O_WRONLY);  // read side only: stderr discarded
+        dup2(null, 2);
+      });
   close(pipe_fds[0]);
   std::string keys;
   for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";

@@ -1,6 +1,9 @@
 // Runs the real `hrw` binary for CLI tests (through the cross-compiling emulator when there
 // is one) and captures its exit code, stdout and stderr.
 #pragma once
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,11 @@ std::string read_file(const std::string& path);
 // The argv that runs `hrw ARGS...`: the cross-compiling emulator's words (if any), the CLI's
 // path, then `args`. For tests that fork and exec hrw themselves.
 std::vector<std::string> hrw_argv(const std::vector<std::string>& args);
+
+// Starts `hrw ARGS...` (hrw_argv) in a child process and returns its pid without waiting;
+// `in_child` runs in the child just before exec (redirections, signal dispositions). For
+// tests that watch a run.
+pid_t start_hrw(const std::vector<std::string>& args, const std::function<void()>& in_child = {});
 
 // The names in a folder, sorted.
 std::vector<std::string> names(const std::string& dir);

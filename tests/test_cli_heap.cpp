@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -61,19 +60,10 @@ TEST_CASE("cli: a running hrw allocates from a heap advised for huge pages", "[c
   const std::string out = dir.file("out.csv");
   int to_hrw[2];
   REQUIRE(pipe(to_hrw) == 0);
-  std::vector<std::string> argv =
-      hrw::test::hrw_argv({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--quiet"});
-  std::vector<char*> cargv;
-  for (auto& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
+  const pid_t pid = hrw::test::start_hrw({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--quiet"}, [&] {
     dup2(to_hrw[0], 0);
-    close(to_hrw[1]);
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
+    close(to_hrw[1]);  // hrw sees the end of its input when this test closes its end
+  });
   close(to_hrw[0]);
   // hrw waits for its keys on the pipe once its output's temp file exists: main has run by then.
   std::vector<std::string> flags;

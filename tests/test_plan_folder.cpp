@@ -23,7 +23,6 @@
 #include "cli_runner.hpp"
 #include "test_scale.hpp"
 
-using hrw::test::hrw_argv;
 using hrw::test::names;
 using hrw::test::plan_build_dir;
 using hrw::test::read_file;
@@ -210,18 +209,8 @@ TEST_CASE("plan folder: SIGTERM and SIGKILL during step k leave the old plan", "
   for (int sig : {SIGTERM, SIGKILL}) {
     INFO("signal " << sig);
     // Through the emulator under qemu: exec'ing the aarch64 binary directly fails there.
-    std::vector<std::string> argv = hrw_argv({"plan", "--from", s.a, "--to", s.b, "--keys", s.keys, "--out",
-                                              s.out, "--quiet", "--max-moved-fraction", "0.03",
-                                              "--chunk-size", "64"});
-    std::vector<char*> cargv;
-    for (auto& x : argv) cargv.push_back(x.data());
-    cargv.push_back(nullptr);
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      execvp(cargv[0], cargv.data());
-      _exit(127);
-    }
+    const pid_t pid = hrw::test::start_hrw({"plan", "--from", s.a, "--to", s.b, "--keys", s.keys, "--out", s.out,
+                                            "--quiet", "--max-moved-fraction", "0.03", "--chunk-size", "64"});
     // Wait until step 2 is being built in the temp sibling, then signal; stop waiting at
     // once if the run ends first (a failed exec, or a machine fast enough to finish).
     bool mid_step = false, ended = false;
