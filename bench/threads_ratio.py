@@ -14,8 +14,14 @@ can reach 2x one thread on the faster core. The script then also prints each cor
 one-thread time and the efficiency of two threads: their speed over the sum of the two
 cores' one-thread speeds (1.0 = perfect scaling; on equal cores 0.9 is a ratio of 1.8x).
 
+With --halves (two cores), two one-thread processes also run at once, each pinned to its
+own core and each on half the keys (the file split at its middle line): nothing shared,
+so their time is what two threads could reach on this machine at that moment, fixed
+process costs and the VM's own two-core overhead included. The script prints that ratio
+and how close --threads 2 comes to it.
+
 Usage: /usr/bin/python3 bench/threads_ratio.py --cli BUILD/hrw [--base OTHER/hrw] [--keys 10000000]
-       [--runs 11] [--dir DIR] [--per-core]
+       [--runs 11] [--dir DIR] [--per-core] [--halves]
 """
 import argparse
 import json
@@ -34,14 +40,26 @@ def main():
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--dir", help="work folder (default: a temp folder)")
     ap.add_argument("--per-core", action="store_true", help="also run --threads 1 pinned to each core")
+    ap.add_argument("--halves", action="store_true",
+                    help="also run two one-thread processes at once, one per core, each on half the keys")
     a = ap.parse_args()
     cores = sorted(os.sched_getaffinity(0)) if a.per_core else []
+    if a.halves and len(os.sched_getaffinity(0)) != 2:
+        ap.error("--halves needs exactly two cores")
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
         subprocess.run([a.cli, "sample", "--keys", str(a.keys), "--out", tmp], check=True, capture_output=True)
         for name, n, version in (("a", 100, 1), ("b", 101, 2)):
             with open(f"{tmp}/{name}.json", "w") as f:
                 json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
         keys = f"{tmp}/keys.txt"
+        if a.halves:
+            with open(keys, "rb") as f:
+                data = f.read()
+            middle = data.index(b"\n", len(data) // 2) + 1
+            for half, part in (("h0", data[:middle]), ("h1", data[middle:])):
+                with open(f"{tmp}/keys-{half}.txt", "wb") as f:
+                    f.write(part)
+            del data  # a big parent makes every fork slower
         runs = {}
         clis = [a.cli] + ([a.base] if a.base else [])
         pinned = {}  # run key -> the one core it runs on
@@ -55,8 +73,29 @@ def main():
                                           "--keys", keys, "--out", f"{tmp}/plan-{threads}", "--quiet", "--threads", threads]
                 if isinstance(t, tuple):
                     pinned[(cli, "place", t)] = pinned[(cli, "plan", t)] = t[1]
+            if a.halves:  # a list of (argv, core): started together
+                both = list(zip(("h0", "h1"), sorted(os.sched_getaffinity(0))))
+                runs[(cli, "place", "halves")] = [
+                    ([cli, "place", "--cluster", f"{tmp}/a.json", "--keys", f"{tmp}/keys-{h}.txt", "--out",
+                      f"{tmp}/place-{h}.csv", "--quiet", "--threads", "1"], c) for h, c in both]
+                runs[(cli, "plan", "halves")] = [
+                    ([cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys",
+                      f"{tmp}/keys-{h}.txt", "--out", f"{tmp}/plan-{h}", "--quiet", "--threads", "1"], c)
+                    for h, c in both]
 
         def run(k):
+            if k[2] == "halves":
+                # Each inherits this process's core, set just before it starts (no preexec_fn,
+                # which would cost each a full fork of this process).
+                everywhere = os.sched_getaffinity(0)
+                procs = []
+                for argv, c in runs[k]:
+                    os.sched_setaffinity(0, {c})
+                    procs.append(subprocess.Popen(argv))
+                os.sched_setaffinity(0, everywhere)
+                if any(p.wait() for p in procs):
+                    raise SystemExit(f"{k}: a half run failed")
+                return
             core = pinned.get(k)
             pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
             subprocess.run(runs[k], check=True, preexec_fn=pin)
@@ -92,6 +131,11 @@ def main():
                 print(f"  {command}: --threads {len(cores)} runs at {efficiency:.2f} of the cores' summed one-thread "
                       f"speeds ({len(cores) * efficiency:.2f}x on equal cores); {min(per_core.values()) / t2:.2f}x "
                       f"the fastest core alone")
+            if a.halves:
+                halves = statistics.median(times[(cli, command, "halves")])
+                print(f"  {command}: two --threads 1 processes at once, one per core, half the keys each: "
+                      f"{halves:.3f} s, {t1 / halves:.2f}x --threads 1 (what two threads could reach here now); "
+                      f"--threads 2 reaches {halves / t2:.2f} of it")
 
 
 if __name__ == "__main__":
