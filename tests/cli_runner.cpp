@@ -87,21 +87,12 @@ CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::stri
   TempDir io;
   const std::string in_path = io.write("stdin", input);
   const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
-  std::vector<std::string> argv = hrw_argv(args);
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
+  const pid_t pid = start_hrw(args, [&] {
     if (!freopen(in_path.c_str(), "rb", stdin) || !freopen(out_path.c_str(), "wb", stdout) ||
         !freopen(err_path.c_str(), "wb", stderr))
       _exit(127);
     for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
+  });
   int status = 0;
   waitpid(pid, &status, 0);
   CliResult r;
