@@ -63,25 +63,27 @@ def main():
         runs = {}
         clis = [a.cli] + ([a.base] if a.base else [])
         pinned = {}  # run key -> the one core it runs on
+
+        def argv(cli, command, keys, name, threads):
+            """`hrw place` or `hrw plan` (100 -> 101) on `keys`, its output named by `name`."""
+            if command == "place":
+                return [cli, "place", "--cluster", f"{tmp}/a.json", "--keys", keys, "--out",
+                        f"{tmp}/place-{name}.csv", "--quiet", "--threads", threads]
+            return [cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys", keys, "--out",
+                    f"{tmp}/plan-{name}", "--quiet", "--threads", threads]
+
         for cli in clis:
-            # "t" is the thread count, or ("core", c) for one thread pinned to core c.
-            for t in [1, 2] + [("core", c) for c in cores]:
-                threads = "1" if isinstance(t, tuple) else str(t)
-                runs[(cli, "place", t)] = [cli, "place", "--cluster", f"{tmp}/a.json", "--keys", keys,
-                                           "--out", f"{tmp}/place-{threads}.csv", "--quiet", "--threads", threads]
-                runs[(cli, "plan", t)] = [cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json",
-                                          "--keys", keys, "--out", f"{tmp}/plan-{threads}", "--quiet", "--threads", threads]
-                if isinstance(t, tuple):
-                    pinned[(cli, "place", t)] = pinned[(cli, "plan", t)] = t[1]
-            if a.halves:  # a list of (argv, core): started together
-                both = list(zip(("h0", "h1"), sorted(os.sched_getaffinity(0))))
-                runs[(cli, "place", "halves")] = [
-                    ([cli, "place", "--cluster", f"{tmp}/a.json", "--keys", f"{tmp}/keys-{h}.txt", "--out",
-                      f"{tmp}/place-{h}.csv", "--quiet", "--threads", "1"], c) for h, c in both]
-                runs[(cli, "plan", "halves")] = [
-                    ([cli, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys",
-                      f"{tmp}/keys-{h}.txt", "--out", f"{tmp}/plan-{h}", "--quiet", "--threads", "1"], c)
-                    for h, c in both]
+            for command in ("place", "plan"):
+                # "t" is the thread count, or ("core", c) for one thread pinned to core c.
+                for t in [1, 2] + [("core", c) for c in cores]:
+                    threads = "1" if isinstance(t, tuple) else str(t)
+                    runs[(cli, command, t)] = argv(cli, command, keys, threads, threads)
+                    if isinstance(t, tuple):
+                        pinned[(cli, command, t)] = t[1]
+                if a.halves:  # a list of (argv, core): started together
+                    both = zip(("h0", "h1"), sorted(os.sched_getaffinity(0)))
+                    runs[(cli, command, "halves")] = [(argv(cli, command, f"{tmp}/keys-{h}.txt", h, "1"), c)
+                                                      for h, c in both]
 
         def run(k):
             if k[2] == "halves":
