@@ -22,7 +22,8 @@ void use_huge_page_heap() noexcept {
   mallopt(M_ARENA_MAX, 1);
   // Blocks up to 64 MiB from the heap, not mapped one by one in 4 KiB pages; freed memory
   // kept (a chunk buffer freed and allocated again is not faulted in again); the heap
-  // grown 16 MiB at a time, so that whole 2 MiB pages fit in it.
+  // grown 16 MiB beyond each request, so that the first growth (below, the part advised)
+  // spans whole 2 MiB pages.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   mallopt(M_TOP_PAD, static_cast<int>(kHeapPad));
