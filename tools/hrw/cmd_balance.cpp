@@ -12,6 +12,7 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
@@ -95,7 +96,7 @@ Runner add_balance(CLI::App& app) {
     std::vector<NamedOutput> outputs = {{"--out", args->out}};
     if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
     check_outputs(outputs, {{"--cluster", args->cluster.cluster_file}, {"--keys", args->keys}});
-    const ThreadLimit limit(args->threads);
+    const ThreadPool pool(args->threads);
     const ClusterView view = args->cluster.load();
     if (!args->version && view.version() == INT64_MAX)
       throw InputError(fmt::format("{}: version {} has no successor; give --version", view.source(),

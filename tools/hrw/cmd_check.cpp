@@ -9,6 +9,7 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/plan.hpp"
@@ -97,7 +98,7 @@ Runner add_check(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_flag("--quiet", args->quiet, "No report on stdout: the exit code tells");
   return [args, sub]() -> int {
-    const ThreadLimit limit(args->threads);
+    const ThreadPool pool(args->threads);
     if (!args->misplaced.empty())
       check_outputs({{"--misplaced", args->misplaced}},
                     {{"--placement", args->placement}, {"--cluster", args->cluster}});

@@ -6,6 +6,7 @@
 #include "hrw/output_paths.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
@@ -32,10 +33,11 @@ Runner add_place(CLI::App& app) {
   sub->add_option("--out", args->out, "Output CSV file, or - for stdout (default)");
   sub->add_option("--stats", args->stats, "Write per-node stats as JSON to this file");
   return [args, sub]() -> int {
+    // First: oneTBB starts its workers while the views are read (thread_pool.hpp).
+    const ThreadPool pool(args->bulk.threads);
     std::vector<NamedOutput> outputs = {{"--out", args->out}};
     if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
     check_outputs(outputs, {{"--cluster", args->cluster.cluster_file}, {"--keys", args->bulk.keys}});
-    const ThreadLimit limit(args->bulk.threads);
     const ClusterView view = args->cluster.load();
     PlaceJob job;
     job.keys = args->bulk.key_input();

@@ -15,6 +15,7 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
@@ -160,6 +161,8 @@ Runner add_plan(CLI::App& app) {
       ->excludes(stage_times);
   stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
+    // First: oneTBB starts its workers while the views are read (thread_pool.hpp).
+    const ThreadPool pool(args->bulk.threads);
     const std::optional<CapBy> cap_by = cap_by_named(args->cap_by);
     if (!cap_by)
       throw InputError(fmt::format("--cap-by: must be keys, bytes or keys,bytes, got {}", quote_for_message(args->cap_by)));
@@ -176,7 +179,6 @@ Runner add_plan(CLI::App& app) {
                             {"--to", args->to},
                             {"--keys", args->bulk.keys},
                             {"--from-placement", args->from_placement}});
-    const ThreadLimit limit(args->bulk.threads);
     if (args->from.empty() == args->from_placement.empty())
       throw InputError("plan: give either --from (with --keys) or --from-placement");
     if (args->from_placement.empty() == args->bulk.keys.empty())

@@ -7,6 +7,7 @@
 
 #include "hrw/commands.hpp"
 #include "hrw/numbers.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/verify.hpp"
 
 namespace hrw::cli {
@@ -22,7 +23,7 @@ Runner add_verify(CLI::App& app) {
                "Seed of the random clusters and keys (default 1)");
   add_unsigned(*sub, "--threads", options->threads, 0, kMaxThreads, "Threads, 0: all cores");
   return [options]() -> int {
-    const ThreadLimit limit(options->threads);
+    const ThreadPool pool(options->threads);
     const auto results = verify_targets(*options);
     bool ok = true;
     for (const auto& r : results) {

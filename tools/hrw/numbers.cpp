@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -80,11 +79,6 @@ double parse_real(std::string_view option, std::string_view text, RealRange rang
         std::string(option), fmt::format("must be a number in {}{}, {}], got {}", range.min_open ? "(" : "[",
                                          range.min, range.max, quote_for_message(text)));
   return value;
-}
-
-ThreadLimit::ThreadLimit(unsigned threads) {
-  if (threads > std::thread::hardware_concurrency())
-    control_.emplace(tbb::global_control::max_allowed_parallelism, threads);
 }
 
 }  // namespace hrw::cli

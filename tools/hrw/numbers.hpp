@@ -12,7 +12,6 @@
 #include <string_view>
 
 #include <CLI/CLI.hpp>
-#include <tbb/global_control.h>
 
 namespace hrw::cli {
 
@@ -71,16 +70,5 @@ CLI::Option* add_real(CLI::App& sub, const std::string& name, T& value, RealRang
 
 // The thread counts every command accepts (0: all cores).
 inline constexpr std::uint64_t kMaxThreads = 256;
-
-// For the run's lifetime, lets oneTBB start `threads` workers even beyond the core count
-// (the library clamps its arenas to what oneTBB allows, so without this a request beyond
-// the cores would get the cores). 0: nothing to do.
-class ThreadLimit {
- public:
-  explicit ThreadLimit(unsigned threads);
-
- private:
-  std::optional<tbb::global_control> control_;
-};
 
 }  // namespace hrw::cli

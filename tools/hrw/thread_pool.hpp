@@ -1,0 +1,28 @@
+// The threads a command runs on: how many oneTBB may start, and starting them early.
+#pragma once
+#include <optional>
+#include <thread>
+
+#include <tbb/global_control.h>
+
+namespace hrw::cli {
+
+// For the run's lifetime, lets oneTBB start `threads` workers even beyond the core count
+// (the library clamps its arenas to what oneTBB allows, so without this a request beyond
+// the cores would get the cores), and starts those workers now, in the background, unless
+// the run is to use one thread: oneTBB then has them ready when the command's first
+// parallel step begins instead of starting them inside it (bench/PLAN.md, "oneTBB's
+// workers started while the command reads its views"). 0: every core.
+class ThreadPool {
+ public:
+  explicit ThreadPool(unsigned threads);
+  ~ThreadPool();  // waits for the start (a few ms at most) when the run ended before it
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+ private:
+  std::optional<tbb::global_control> control_;
+  std::thread starter_;
+};
+
+}  // namespace hrw::cli
