@@ -16,7 +16,7 @@ namespace hrw::cli {
 class ThreadPool {
  public:
   explicit ThreadPool(unsigned threads);
-  ~ThreadPool();  // waits for the start (a few ms at most) when the run ended before it
+  ~ThreadPool();  // lets the start finish when the run ended first (its wait for a worker: 10 ms at most)
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
