@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -13,11 +14,11 @@ namespace hrw::cli {
 
 namespace {
 
-// Gives an arena of `threads` one empty task for a worker to take: asking for a worker
-// makes oneTBB start its threads, and by the time one has taken the task it is running.
-// Waits for that a bounded time, sleeping; if no worker comes, this thread runs the task.
-void start_workers(int threads) {
-  tbb::task_arena arena(threads);
+// Gives `arena` one empty task for a worker to take: asking for a worker makes oneTBB start
+// its threads, and by the time one has taken the task it is running. Waits for that a
+// bounded time, sleeping; if no worker comes, this thread runs the task.
+void start_workers(tbb::task_arena& arena) {
+  arena.initialize();
   tbb::task_group group;
   std::atomic<bool> taken{false};
   arena.execute([&] { group.run([&] { taken.store(true); }); });
@@ -35,7 +36,9 @@ ThreadPool::ThreadPool(unsigned threads) {
   // 0: the arena the library then makes has oneTBB's default concurrency (the cores this
   // process may run on).
   const int workers = threads == 0 ? tbb::info::default_concurrency() : static_cast<int>(worker_threads(threads));
-  if (workers > 1) starter_ = std::thread(start_workers, workers);
+  if (workers <= 1) return;
+  arena_.emplace(workers);
+  starter_ = std::thread(start_workers, std::ref(*arena_));
 }
 
 ThreadPool::~ThreadPool() {

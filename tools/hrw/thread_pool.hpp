@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 namespace hrw::cli {
 
@@ -12,7 +13,9 @@ namespace hrw::cli {
 // the cores would get the cores), and starts those workers now, in the background, unless
 // the run is to use one thread: oneTBB then has them ready when the command's first
 // parallel step begins instead of starting them inside it (bench/PLAN.md, "oneTBB's
-// workers started while the command reads its views"). 0: every core.
+// workers started while the command reads its views"). 0: every core. The arena the start
+// used lives as long as this object: it keeps oneTBB, and so its workers, up until the
+// command's own arenas take them (with no arena left oneTBB would end its workers).
 class ThreadPool {
  public:
   explicit ThreadPool(unsigned threads);
@@ -22,6 +25,7 @@ class ThreadPool {
 
  private:
   std::optional<tbb::global_control> control_;
+  std::optional<tbb::task_arena> arena_;  // outlives starter_, which uses it
   std::thread starter_;
 };
 
