@@ -1,5 +1,5 @@
 // The threads a bulk command runs on (tools/hrw/thread_pool.hpp): with more than one, oneTBB's
-// workers are started as soon as the command is parsed, before its first chunk is read;
+// workers are started as soon as the command starts, before its first chunk is read;
 // with one, none is started.
 #include <catch2/catch.hpp>
 

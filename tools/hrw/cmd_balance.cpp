@@ -12,10 +12,10 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
-#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
+#include "hrw/thread_pool.hpp"
 #include "hrw/view_json.hpp"
 
 namespace hrw::cli {
@@ -92,11 +92,12 @@ Runner add_balance(CLI::App& app) {
   sub->add_flag("--quiet", args->quiet, "No summary on stderr");
   add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Threads (0: all cores)");
   return [args, sub]() -> int {
+    // First: oneTBB starts its workers while the views are read (thread_pool.hpp).
+    const ThreadPool pool(args->threads);
     const double eps = *args->max_overload;  // range checked by the strict parser
     std::vector<NamedOutput> outputs = {{"--out", args->out}};
     if (sub->count("--stats")) outputs.push_back({"--stats", args->stats});
     check_outputs(outputs, {{"--cluster", args->cluster.cluster_file}, {"--keys", args->keys}});
-    const ThreadPool pool(args->threads);
     const ClusterView view = args->cluster.load();
     if (!args->version && view.version() == INT64_MAX)
       throw InputError(fmt::format("{}: version {} has no successor; give --version", view.source(),

@@ -9,13 +9,13 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
-#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
-#include "hrw/plan.hpp"
 #include "hrw/placement.hpp"
+#include "hrw/plan.hpp"
 #include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
+#include "hrw/thread_pool.hpp"
 
 namespace hrw::cli {
 

@@ -3,13 +3,13 @@
 
 #include "hrw/bulk_options.hpp"
 #include "hrw/cluster_options.hpp"
-#include "hrw/output_paths.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/numbers.hpp"
-#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
+#include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
+#include "hrw/thread_pool.hpp"
 
 namespace hrw::cli {
 

@@ -15,11 +15,11 @@
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
-#include "hrw/thread_pool.hpp"
 #include "hrw/output.hpp"
 #include "hrw/output_paths.hpp"
 #include "hrw/process.hpp"
 #include "hrw/progress_line.hpp"
+#include "hrw/thread_pool.hpp"
 
 namespace hrw::cli {
 
