@@ -8,13 +8,13 @@ Usage: /usr/bin/python3 bench/alternate_runs.py BASE/hrw NEW/hrw [...] [--comman
        [--threads 2] [--runs 20] [--keys 10000000] [--dir DIR]
 """
 import argparse
-import json
-import os
 import shutil
 import statistics
 import subprocess
 import tempfile
 import time
+
+from plan_inputs import write_plan_inputs
 
 
 def main():
@@ -26,11 +26,10 @@ def main():
     ap.add_argument("--keys", type=int, default=10**7)
     ap.add_argument("--dir", help="work folder (default: a temp folder)")
     a = ap.parse_args()
+    if a.runs < 2:
+        ap.error("--runs: at least 2 (the quartiles need two runs)")
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
-        subprocess.run([a.bins[0], "sample", "--keys", str(a.keys), "--out", tmp], check=True, capture_output=True)
-        for name, n, version in (("a", 100, 1), ("b", 101, 2)):
-            with open(f"{tmp}/{name}.json", "w") as f:
-                json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
+        write_plan_inputs(a.bins[0], a.keys, tmp)
         out = f"{tmp}/out"
         times = {b: [] for b in a.bins}
         for r in range(a.runs + 1):  # the first round warms the page cache and is not counted

@@ -9,12 +9,13 @@ Usage: /usr/bin/python3 bench/stage_times.py BUILD/hrw [OTHER/hrw ...] [--thread
        [--core C] [--keys 10000000] [--dir DIR]
 """
 import argparse
-import json
 import os
 import re
 import statistics
 import subprocess
 import tempfile
+
+from plan_inputs import write_plan_inputs
 
 STAGES = ("read", "place", "digest", "consume", "write", "wall")
 
@@ -29,10 +30,7 @@ def main():
     ap.add_argument("--dir", help="work folder (default: a temp folder)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
-        subprocess.run([a.bins[0], "sample", "--keys", str(a.keys), "--out", tmp], check=True, capture_output=True)
-        for name, n, version in (("a", 100, 1), ("b", 101, 2)):
-            with open(f"{tmp}/{name}.json", "w") as f:
-                json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
+        write_plan_inputs(a.bins[0], a.keys, tmp)
         pin = (lambda: os.sched_setaffinity(0, {a.core})) if a.core is not None else None
         times = {b: {s: [] for s in STAGES} for b in a.bins}
         for r in range(a.runs + 1):  # the first round warms the page cache and is not counted

@@ -24,12 +24,13 @@ Usage: /usr/bin/python3 bench/threads_ratio.py --cli BUILD/hrw [--base OTHER/hrw
        [--runs 11] [--dir DIR] [--per-core] [--halves]
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import tempfile
 import time
+
+from plan_inputs import write_plan_inputs
 
 
 def main():
@@ -47,10 +48,7 @@ def main():
     if a.halves and len(os.sched_getaffinity(0)) != 2:
         ap.error("--halves needs exactly two cores")
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
-        subprocess.run([a.cli, "sample", "--keys", str(a.keys), "--out", tmp], check=True, capture_output=True)
-        for name, n, version in (("a", 100, 1), ("b", 101, 2)):
-            with open(f"{tmp}/{name}.json", "w") as f:
-                json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
+        write_plan_inputs(a.cli, a.keys, tmp)
         keys = f"{tmp}/keys.txt"
         if a.halves:
             with open(keys, "rb") as f:
@@ -89,7 +87,7 @@ def main():
             # A pinned run inherits this process's core, set just before it starts: a
             # preexec_fn would cost it a full fork of this process (10-15 ms here), charged to
             # the pinned runs only.
-            started = [(argv, c) for argv, c in runs[k]] if k[2] == "halves" else [(runs[k], pinned.get(k))]
+            started = runs[k] if k[2] == "halves" else [(runs[k], pinned.get(k))]
             everywhere = os.sched_getaffinity(0)
             procs = []
             for argv, c in started:
