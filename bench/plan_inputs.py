@@ -1,6 +1,7 @@
-"""The inputs the whole-process scripts (threads_ratio.py, alternate_runs.py, stage_times.py)
-share: `hrw sample`'s keys.txt and two views, a.json (100 nodes, version 1) and b.json
-(101 nodes, version 2), named node-000 and on, so a 100 -> 101 plan moves about 1% of keys.
+"""The inputs the whole-process scripts (threads_ratio.py, alternate_runs.py, stage_times.py,
+outside_pipeline.py) share: `hrw sample`'s keys.txt and two views, a.json (100 nodes,
+version 1) and b.json (101 nodes, version 2), named node-000 and on, so a 100 -> 101 plan
+moves about 1% of keys; and, for runs of two processes on half the keys each, the halves.
 """
 import json
 import subprocess
@@ -12,3 +13,13 @@ def write_plan_inputs(hrw, keys, folder):
     for name, n, version in (("a", 100, 1), ("b", 101, 2)):
         with open(f"{folder}/{name}.json", "w") as f:
             json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
+
+
+def write_key_halves(folder):
+    """Splits folder/keys.txt at its middle line into keys-h0.txt and keys-h1.txt."""
+    with open(f"{folder}/keys.txt", "rb") as f:
+        data = f.read()
+    middle = data.index(b"\n", len(data) // 2) + 1
+    for half, part in (("h0", data[:middle]), ("h1", data[middle:])):
+        with open(f"{folder}/keys-{half}.txt", "wb") as f:
+            f.write(part)

@@ -17,8 +17,9 @@ cores' one-thread speeds (1.0 = perfect scaling; on equal cores 0.9 is a ratio o
 With --halves (two cores), two one-thread processes also run at once, each pinned to its
 own core and each on half the keys (the file split at its middle line): nothing shared,
 so their time is what two threads could reach on this machine at that moment, fixed
-process costs and the VM's own two-core overhead included. The script prints that ratio
-and how close --threads 2 comes to it.
+process costs and the VM's own two-core overhead included. Their time is the slower
+one's, each timed from its own start to its own exit (pinned_runs.py). The script prints
+that ratio and how close --threads 2 comes to it.
 
 Usage: /usr/bin/python3 bench/threads_ratio.py --cli BUILD/hrw [--base OTHER/hrw] [--keys 10000000]
        [--runs 11] [--dir DIR] [--per-core] [--halves]
@@ -26,11 +27,10 @@ Usage: /usr/bin/python3 bench/threads_ratio.py --cli BUILD/hrw [--base OTHER/hrw
 import argparse
 import os
 import statistics
-import subprocess
 import tempfile
-import time
 
-from plan_inputs import write_plan_inputs
+from pinned_runs import run_together
+from plan_inputs import write_key_halves, write_plan_inputs
 
 
 def main():
@@ -51,13 +51,7 @@ def main():
         write_plan_inputs(a.cli, a.keys, tmp)
         keys = f"{tmp}/keys.txt"
         if a.halves:
-            with open(keys, "rb") as f:
-                data = f.read()
-            middle = data.index(b"\n", len(data) // 2) + 1
-            for half, part in (("h0", data[:middle]), ("h1", data[middle:])):
-                with open(f"{tmp}/keys-{half}.txt", "wb") as f:
-                    f.write(part)
-            del data  # a big parent makes every fork slower
+            write_key_halves(tmp)  # read and written in a function: no big list left in this process
         runs = {}
         clis = [a.cli] + ([a.base] if a.base else [])
         pinned = {}  # run key -> the one core it runs on
@@ -84,28 +78,16 @@ def main():
                                                       for h, c in both]
 
         def run(k):
-            # A pinned run inherits this process's core, set just before it starts: a
-            # preexec_fn would cost it a full fork of this process (10-15 ms here), charged to
-            # the pinned runs only.
+            """The run's time in seconds: its slower process's (pinned_runs.py)."""
             started = runs[k] if k[2] == "halves" else [(runs[k], pinned.get(k))]
-            everywhere = os.sched_getaffinity(0)
-            procs = []
-            for argv, c in started:
-                if c is not None:
-                    os.sched_setaffinity(0, {c})
-                procs.append(subprocess.Popen(argv))
-            os.sched_setaffinity(0, everywhere)
-            if any(p.wait() for p in procs):
-                raise SystemExit(f"{k}: a run failed")
+            return max(run_together([(argv, core, None) for argv, core in started]))
 
         for k in runs:  # warm the page cache and the outputs
             run(k)
         times = {k: [] for k in runs}
         for _ in range(a.runs):
             for k in runs:
-                t0 = time.perf_counter()
-                run(k)
-                times[k].append(time.perf_counter() - t0)
+                times[k].append(run(k))
     cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
     print(f"{a.keys} keys, {cpu}, {os.cpu_count()} cores; medians of {a.runs} interleaved runs (min-max)")
     for cli in clis:

@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""How much of a whole `hrw plan` (100 -> 101 nodes, `hrw sample`'s keys) lies outside its
+pipeline, at --threads 1, at --threads 2, and for two one-thread processes at once on half
+the keys each, one per core (started as threads_ratio.py --halves starts them): each run's
+wall time from its start to its exit as seen from here, and its pipeline's wall time (the
+hidden --stage-times: read, place, count, write the rows); medians of interleaved runs.
+For the two half-runs, both are the slower one's (each timed from its own start,
+pinned_runs.py).
+
+Usage: /usr/bin/python3 bench/outside_pipeline.py BUILD/hrw [--runs 15] [--keys 10000000] [--dir DIR]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import tempfile
+
+from pinned_runs import run_together
+from plan_inputs import write_key_halves, write_plan_inputs
+
+MODES = ("--threads 1", "--threads 2", "two half-runs")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("hrw")
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--keys", type=int, default=10**7)
+    ap.add_argument("--dir", help="work folder (default: a temp folder)")
+    a = ap.parse_args()
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) != 2:
+        ap.error("needs exactly two cores")
+    with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
+        write_plan_inputs(a.hrw, a.keys, tmp)
+        write_key_halves(tmp)
+
+        def plan(keys, out, threads):
+            return [a.hrw, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys", keys, "--out",
+                    f"{tmp}/{out}", "--quiet", "--threads", str(threads), "--stage-times"]
+
+        starts = {"--threads 1": [(plan(f"{tmp}/keys.txt", "p", 1), None)],
+                  "--threads 2": [(plan(f"{tmp}/keys.txt", "p", 2), None)],
+                  "two half-runs": [(plan(f"{tmp}/keys-h{i}.txt", f"h{i}", 1), c) for i, c in enumerate(cores)]}
+
+        def run(mode):
+            """(whole ms, pipeline ms) of one run of `mode`: its slower process's."""
+            for out in ("p", "h0", "h1"):
+                shutil.rmtree(f"{tmp}/{out}", ignore_errors=True)
+            logs = [f"{tmp}/stderr{i}" for i in range(len(starts[mode]))]
+            took = run_together([(argv, core, log) for (argv, core), log in zip(starts[mode], logs)])
+            slower = took.index(max(took))
+            with open(logs[slower]) as f:
+                pipeline = float(re.search(r"pipeline wall ([0-9.]+) ms", f.read()).group(1))
+            return took[slower] * 1e3, pipeline
+
+        for mode in MODES:  # warm the page cache
+            run(mode)
+        got = {mode: [] for mode in MODES}
+        for _ in range(a.runs):
+            for mode in MODES:
+                got[mode].append(run(mode))
+    cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
+    print(f"hrw plan 100 -> 101, {a.keys} keys, {cpu}; medians of {a.runs} interleaved runs (ms)")
+    whole = {}
+    for mode in MODES:
+        w = [x[0] for x in got[mode]]
+        whole[mode] = statistics.median(w)
+        print(f"  {mode}: whole {whole[mode]:.1f}, pipeline {statistics.median(x[1] for x in got[mode]):.1f}, "
+              f"outside it {statistics.median(x[0] - x[1] for x in got[mode]):.1f}")
+    print(f"  --threads 1 / --threads 2: {whole['--threads 1'] / whole['--threads 2']:.2f}x; "
+          f"--threads 1 / two half-runs: {whole['--threads 1'] / whole['two half-runs']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

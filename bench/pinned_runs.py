@@ -1,0 +1,38 @@
+"""Starts processes together, each pinned to a core or not, and times each from its own start
+to its own exit (shared by threads_ratio.py and outside_pipeline.py).
+
+A process is pinned by inheriting this script's core, set just before it starts: a
+preexec_fn would rule out vfork and cost every pinned run a full fork of this script (10-15
+ms here), charged to the pinned runs only. Each process is timed from its own start: the
+second of two is started a few ms after the first, which timing the pair from the first
+start to the last exit would count against them.
+"""
+import os
+import time
+
+
+def run_together(starts):
+    """starts: [(argv, core or None, stderr path or None)]. Returns each process's seconds, in
+    the order given; raises SystemExit naming the argv of one that failed."""
+    everywhere = os.sched_getaffinity(0)
+    began = {}
+    try:
+        for i, (argv, core, stderr) in enumerate(starts):
+            if core is not None:
+                os.sched_setaffinity(0, {core})
+            actions = [(os.POSIX_SPAWN_OPEN, 2, stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)] if stderr else []
+            t0 = time.perf_counter()
+            began[os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)] = (i, t0)
+    finally:
+        os.sched_setaffinity(0, everywhere)
+    took = [0.0] * len(starts)
+    failed = None
+    while began:  # each process as it exits: os.wait reaps the first to end
+        pid, status = os.wait()
+        i, t0 = began.pop(pid)
+        took[i] = time.perf_counter() - t0
+        if status and failed is None:
+            failed = starts[i][0]
+    if failed:
+        raise SystemExit(f"failed: {' '.join(failed)}")
+    return took
