@@ -16,7 +16,7 @@ import shutil
 import statistics
 import tempfile
 
-from pinned_runs import run_together
+from pinned_runs import cpu_model, interleaved_rounds, run_together
 from plan_inputs import write_key_halves, write_plan_inputs
 
 MODES = ("--threads 1", "--threads 2", "two half-runs")
@@ -55,14 +55,8 @@ def main():
                 pipeline = float(re.search(r"pipeline wall ([0-9.]+) ms", f.read()).group(1))
             return took[slower] * 1e3, pipeline
 
-        for mode in MODES:  # warm the page cache
-            run(mode)
-        got = {mode: [] for mode in MODES}
-        for _ in range(a.runs):
-            for mode in MODES:
-                got[mode].append(run(mode))
-    cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
-    print(f"hrw plan 100 -> 101, {a.keys} keys, {cpu}; medians of {a.runs} interleaved runs (ms)")
+        got = interleaved_rounds(run, MODES, a.runs)
+    print(f"hrw plan 100 -> 101, {a.keys} keys, {cpu_model()}; medians of {a.runs} interleaved runs (ms)")
     whole = {}
     for mode in MODES:
         w = [x[0] for x in got[mode]]

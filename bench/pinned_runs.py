@@ -1,5 +1,6 @@
-"""Starts processes together, each pinned to a core or not, and times each from its own start
-to its own exit (shared by threads_ratio.py and outside_pipeline.py).
+"""How threads_ratio.py and outside_pipeline.py run what they time: processes started
+together, each pinned to a core or not, each timed from its own start to its own exit; kinds
+of runs interleaved round after round; and the CPU model for the report.
 
 A process is pinned by inheriting this script's core, set just before it starts: a
 preexec_fn would rule out vfork and cost every pinned run a full fork of this script (10-15
@@ -36,3 +37,22 @@ def run_together(starts):
     if failed:
         raise SystemExit(f"failed: {' '.join(failed)}")
     return took
+
+
+def interleaved_rounds(run, kinds, rounds):
+    """Runs run(kind) once for every kind (warming the page cache and the outputs), then
+    `rounds` rounds of every kind in turn, so that a VM's drifting speed falls on all kinds
+    alike. Returns {kind: [run(kind) of each round]}."""
+    for kind in kinds:
+        run(kind)
+    got = {kind: [] for kind in kinds}
+    for _ in range(rounds):
+        for kind in kinds:
+            got[kind].append(run(kind))
+    return got
+
+
+def cpu_model():
+    """This machine's CPU model, as /proc/cpuinfo names it."""
+    with open("/proc/cpuinfo") as f:
+        return f.read().split("model name")[1].split(":")[1].split("\n")[0].strip()

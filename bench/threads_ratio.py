@@ -29,7 +29,7 @@ import os
 import statistics
 import tempfile
 
-from pinned_runs import run_together
+from pinned_runs import cpu_model, interleaved_rounds, run_together
 from plan_inputs import write_key_halves, write_plan_inputs
 
 
@@ -82,14 +82,8 @@ def main():
             started = runs[k] if k[2] == "halves" else [(runs[k], pinned.get(k))]
             return max(run_together([(argv, core, None) for argv, core in started]))
 
-        for k in runs:  # warm the page cache and the outputs
-            run(k)
-        times = {k: [] for k in runs}
-        for _ in range(a.runs):
-            for k in runs:
-                times[k].append(run(k))
-    cpu = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
-    print(f"{a.keys} keys, {cpu}, {os.cpu_count()} cores; medians of {a.runs} interleaved runs (min-max)")
+        times = interleaved_rounds(run, list(runs), a.runs)
+    print(f"{a.keys} keys, {cpu_model()}, {os.cpu_count()} cores; medians of {a.runs} interleaved runs (min-max)")
     for cli in clis:
         if len(clis) > 1:
             print(cli)
