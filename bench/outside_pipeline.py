@@ -5,18 +5,18 @@ the keys each, one per core (started as threads_ratio.py --halves starts them): 
 wall time from its start to its exit as seen from here, and its pipeline's wall time (the
 hidden --stage-times: read, place, count, write the rows); medians of interleaved runs.
 For the two half-runs, both are the slower one's (each timed from its own start,
-pinned_runs.py).
+pinned_runs.py). Also the thread-ms of each pipeline step, summed over a run's threads or
+processes: where two threads of one process do more work than two processes.
 
 Usage: /usr/bin/python3 bench/outside_pipeline.py BUILD/hrw [--runs 15] [--keys 10000000] [--dir DIR]
 """
 import argparse
 import os
-import re
 import shutil
 import statistics
 import tempfile
 
-from pinned_runs import cpu_model, interleaved_rounds, run_together
+from pinned_runs import STAGES, cpu_model, interleaved_rounds, run_together, stage_times_in
 from plan_inputs import write_key_halves, write_plan_inputs
 
 MODES = ("--threads 1", "--threads 2", "two half-runs")
@@ -45,15 +45,15 @@ def main():
                   "two half-runs": [(plan(f"{tmp}/keys-h{i}.txt", f"h{i}", 1), c) for i, c in enumerate(cores)]}
 
         def run(mode):
-            """(whole ms, pipeline ms) of one run of `mode`: its slower process's."""
+            """(whole ms, pipeline ms, {step: thread-ms}) of one run of `mode`: the times its
+            slower process's, the steps summed over its processes."""
             for out in ("p", "h0", "h1"):
                 shutil.rmtree(f"{tmp}/{out}", ignore_errors=True)
             logs = [f"{tmp}/stderr{i}" for i in range(len(starts[mode]))]
             took = run_together([(argv, core, log) for (argv, core), log in zip(starts[mode], logs)])
+            times = [stage_times_in(log) for log in logs]
             slower = took.index(max(took))
-            with open(logs[slower]) as f:
-                pipeline = float(re.search(r"pipeline wall ([0-9.]+) ms", f.read()).group(1))
-            return took[slower] * 1e3, pipeline
+            return took[slower] * 1e3, times[slower]["wall"], {s: sum(t[s] for t in times) for s in STAGES}
 
         got = interleaved_rounds(run, MODES, a.runs)
     print(f"hrw plan 100 -> 101, {a.keys} keys, {cpu_model()}; medians of {a.runs} interleaved runs (ms)")
@@ -62,7 +62,8 @@ def main():
         w = [x[0] for x in got[mode]]
         whole[mode] = statistics.median(w)
         print(f"  {mode}: whole {whole[mode]:.1f}, pipeline {statistics.median(x[1] for x in got[mode]):.1f}, "
-              f"outside it {statistics.median(x[0] - x[1] for x in got[mode]):.1f}")
+              f"outside it {statistics.median(x[0] - x[1] for x in got[mode]):.1f}; thread-ms: "
+              + ", ".join(f"{s} {statistics.median(x[2][s] for x in got[mode]):.1f}" for s in STAGES))
     print(f"  --threads 1 / --threads 2: {whole['--threads 1'] / whole['--threads 2']:.2f}x; "
           f"--threads 1 / two half-runs: {whole['--threads 1'] / whole['two half-runs']:.2f}x")
 

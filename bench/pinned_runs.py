@@ -1,6 +1,7 @@
-"""How threads_ratio.py and outside_pipeline.py run what they time: processes started
-together, each pinned to a core or not, each timed from its own start to its own exit; kinds
-of runs interleaved round after round; and the CPU model for the report.
+"""How threads_ratio.py, outside_pipeline.py and stage_times.py run what they time:
+processes started together, each pinned to a core or not, each timed from its own start to
+its own exit; kinds of runs interleaved round after round; what `hrw plan --stage-times`
+prints; and the CPU model for the report.
 
 A process is pinned by inheriting this script's core, set just before it starts: a
 preexec_fn would rule out vfork and cost every pinned run a full fork of this script (10-15
@@ -9,6 +10,7 @@ second of two is started a few ms after the first, which timing the pair from th
 start to the last exit would count against them.
 """
 import os
+import re
 import time
 
 
@@ -50,6 +52,19 @@ def interleaved_rounds(run, kinds, rounds):
         for kind in kinds:
             got[kind].append(run(kind))
     return got
+
+
+STAGES = ("read", "place", "digest", "consume", "write")
+
+
+def stage_times_in(path):
+    """What `hrw plan --stage-times` wrote to the file at `path`: {stage: thread-ms} for
+    STAGES, and "wall": the pipeline's ms."""
+    with open(path) as f:
+        text = f.read()
+    found = {k: float(v) for k, v in re.findall(r"(read|place|digest|consume|write) ([0-9.]+)", text)}
+    found["wall"] = float(re.search(r"pipeline wall ([0-9.]+) ms", text).group(1))
+    return found
 
 
 def cpu_model():

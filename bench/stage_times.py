@@ -9,15 +9,11 @@ Usage: /usr/bin/python3 bench/stage_times.py BUILD/hrw [OTHER/hrw ...] [--thread
        [--core C] [--keys 10000000] [--dir DIR]
 """
 import argparse
-import os
-import re
 import statistics
-import subprocess
 import tempfile
 
+from pinned_runs import STAGES, interleaved_rounds, run_together, stage_times_in
 from plan_inputs import write_plan_inputs
-
-STAGES = ("read", "place", "digest", "consume", "write", "wall")
 
 
 def main():
@@ -31,23 +27,19 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
         write_plan_inputs(a.bins[0], a.keys, tmp)
-        pin = (lambda: os.sched_setaffinity(0, {a.core})) if a.core is not None else None
-        times = {b: {s: [] for s in STAGES} for b in a.bins}
-        for r in range(a.runs + 1):  # the first round warms the page cache and is not counted
-            for b in a.bins:
-                out = subprocess.run([b, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys",
-                                      f"{tmp}/keys.txt", "--out", f"{tmp}/plan", "--quiet", "--threads",
-                                      str(a.threads), "--stage-times"],
-                                     check=True, capture_output=True, text=True, preexec_fn=pin).stderr
-                found = dict(re.findall(r"(read|place|digest|consume|write|wall) ([0-9.]+)", out))
-                if r:
-                    for s in STAGES:
-                        times[b][s].append(float(found[s]))
+
+        def run(b):
+            run_together([([b, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys",
+                            f"{tmp}/keys.txt", "--out", f"{tmp}/plan", "--quiet", "--threads", str(a.threads),
+                            "--stage-times"], a.core, f"{tmp}/stderr")])
+            return stage_times_in(f"{tmp}/stderr")
+
+        got = interleaved_rounds(run, a.bins, a.runs)
     where = f"core {a.core}" if a.core is not None else "unpinned"
     print(f"hrw plan 100 -> 101, {a.keys} keys, --threads {a.threads}, {where}; medians of {a.runs} alternating "
           "runs (thread-ms; wall: the pipeline's ms)")
     for b in a.bins:
-        print(f"  {b}: " + ", ".join(f"{s} {statistics.median(times[b][s]):.1f}" for s in STAGES))
+        print(f"  {b}: " + ", ".join(f"{s} {statistics.median(x[s] for x in got[b]):.1f}" for s in STAGES + ("wall",)))
 
 
 if __name__ == "__main__":
