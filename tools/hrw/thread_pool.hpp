@@ -1,7 +1,9 @@
 // The threads a command runs on: how many oneTBB may start, and starting them early.
 #pragma once
+#include <pthread.h>
+#include <sched.h>
+
 #include <optional>
-#include <thread>
 
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
@@ -16,6 +18,8 @@ namespace hrw::cli {
 // workers started while the command reads its views"). 0: every core. The arena the start
 // used lives as long as this object: it keeps oneTBB, and so its workers, up until the
 // command's own arenas take them (with no arena left oneTBB would end its workers).
+// The thread that starts them is made to begin on another core than the command's
+// (thread_pool.cpp); when no thread can be made, the command's first arena starts them.
 class ThreadPool {
  public:
   explicit ThreadPool(unsigned threads);
@@ -24,9 +28,19 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
  private:
+  // What the starting thread needs: the arena, and the cores it takes back once it runs.
+  struct Start {
+    tbb::task_arena* arena = nullptr;
+    cpu_set_t cores{};
+    bool narrowed = false;  // made to begin on the other cores only
+  };
+
   std::optional<tbb::global_control> control_;
-  std::optional<tbb::task_arena> arena_;  // outlives starter_, which uses it
-  std::thread starter_;
+  std::optional<tbb::task_arena> arena_;  // outlives the starter, which uses it
+  Start start_;
+  std::optional<pthread_t> starter_;
+
+  static void* run_start(void* arg);
 };
 
 }  // namespace hrw::cli
