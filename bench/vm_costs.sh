@@ -3,7 +3,9 @@
 # cost quoted in bench/PLAN.md:
 #   - a first-touch page fault (64 MiB of fresh anonymous memory, one byte per 4 KiB page);
 #   - mmap vs read(2) of a page-cached key file (one byte per page, then 1 MiB reads);
-#   - starting a process (/bin/true), `hrw --help`, and a 1,000-key `hrw plan`.
+#   - starting a process (/bin/true), `hrw --help`, and a 1,000-key `hrw plan`;
+#   - a new thread's start while the thread that made it keeps working: placed by Linux, and
+#     allowed only the other cores (tools/hrw/thread_pool.cpp).
 #
 #   bench/vm_costs.sh [HRW_BINARY]      (default build/hrw)
 set -euo pipefail
@@ -59,10 +61,71 @@ int main(int, char** argv) {
 EOF
 g++ -O2 -std=c++20 "$WORK/probe.cpp" -o "$WORK/probe"
 
+cat > "$WORK/thread_start.cpp" <<'EOF'
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+using Clock = std::chrono::steady_clock;
+static std::atomic<long> began{0};
+static std::atomic<int> began_on{-1};
+static void* body(void*) {
+  began = Clock::now().time_since_epoch().count();
+  began_on = sched_getcpu();
+  return nullptr;
+}
+
+// 21 starts; before each, 5 ms asleep and 5 ms of work (the other cores go idle). The
+// creator works on (spins) until the new thread has begun.
+static void starts(bool other_cores) {
+  std::vector<double> us;
+  int elsewhere = 0;
+  for (int i = 0; i < 21; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (auto end = Clock::now() + std::chrono::milliseconds(5); Clock::now() < end;) {
+    }
+    const int here = sched_getcpu();
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    cpu_set_t others;
+    pthread_getaffinity_np(pthread_self(), sizeof others, &others);
+    CPU_CLR(here, &others);
+    if (other_cores) pthread_attr_setaffinity_np(&attr, sizeof others, &others);
+    began = 0;
+    const long t = Clock::now().time_since_epoch().count();
+    pthread_t th;
+    pthread_create(&th, &attr, body, nullptr);
+    while (!began.load()) {
+    }
+    us.push_back((began - t) / 1e3);
+    elsewhere += began_on != here;
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+  }
+  std::sort(us.begin(), us.end());
+  std::printf("new thread, creator busy, %s: began after %.0f us median (%.0f-%.0f), on another core %d/21\n",
+              other_cores ? "only the other cores allowed" : "placed by Linux", us[10], us[0], us[20], elsewhere);
+}
+
+int main() {
+  if (std::thread::hardware_concurrency() < 2) return 0;
+  starts(false);
+  starts(true);
+}
+EOF
+g++ -O2 -std=c++20 -pthread "$WORK/thread_start.cpp" -o "$WORK/thread_start"
+
 "$HRW" sample --keys 10000000 --out "$WORK/sample" 2> /dev/null
 head -1000 "$WORK/sample/keys.txt" > "$WORK/small.txt"
 cat "$WORK/sample/keys.txt" > /dev/null  # page cache
 "$WORK/probe" "$WORK/sample/keys.txt"
+"$WORK/thread_start"
 
 # Best of 9 wall times in ms, measured by the shell itself ($EPOCHREALTIME: no extra process).
 best_ms() {
