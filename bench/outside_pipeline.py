@@ -10,24 +10,19 @@ processes: where two threads of one process do more work than two processes.
 
 Usage: /usr/bin/python3 bench/outside_pipeline.py BUILD/hrw [--runs 15] [--keys 10000000] [--dir DIR]
 """
-import argparse
 import os
 import shutil
 import statistics
 import tempfile
 
 from pinned_runs import STAGES, cpu_model, interleaved_rounds, run_together, stage_times_in
-from plan_inputs import write_key_halves, write_plan_inputs
+from plan_inputs import plan_arguments, write_key_halves, write_plan_inputs
 
 MODES = ("--threads 1", "--threads 2", "two half-runs")
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("hrw")
-    ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--keys", type=int, default=10**7)
-    ap.add_argument("--dir", help="work folder (default: a temp folder)")
+    ap = plan_arguments(runs=15)
     a = ap.parse_args()
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) != 2:
