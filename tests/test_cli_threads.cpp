@@ -19,28 +19,22 @@ using hrw::test::TempDir;
 
 namespace {
 
-std::size_t threads_of(pid_t pid) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task"))
-    ++n;
-  return n;
-}
-
-// The distinct core lists (Cpus_allowed_list) of a process's threads.
-std::set<std::string> cores_of_threads(pid_t pid) {
-  std::set<std::string> lists;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
-    std::ifstream status(task.path() / "status");
-    for (std::string line; std::getline(status, line);)
-      if (line.rfind("Cpus_allowed_list:", 0) == 0) lists.insert(line);
-  }
-  return lists;
-}
-
 struct Seen {
   std::size_t threads = 0;
-  std::set<std::string> cores;  // of the threads, when `threads` were last counted
+  std::set<std::string> cores;  // the distinct core lists (Cpus_allowed_list) of the threads
 };
+
+// A process's threads and their core lists, in one walk of /proc/PID/task.
+Seen threads_of(pid_t pid) {
+  Seen seen;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    ++seen.threads;
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) seen.cores.insert(line);
+  }
+  return seen;
+}
 
 // Starts `hrw place --keys - --threads THREADS` on a pipe it sends nothing to, so that the run
 // waits for its first chunk (on `core` alone when it is not -1). Once `done(threads of the
@@ -71,8 +65,7 @@ Seen threads_while_waiting_for_keys(const TempDir& dir, const std::string& clust
   for (int i = 0; i < 500; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     waiting = waiting || hrw::test::names(dir.path()).size() > files_before;
-    seen.threads = threads_of(pid);
-    seen.cores = cores_of_threads(pid);
+    seen = threads_of(pid);
     if (waiting && done(seen.threads)) break;
   }
   close(to_hrw[1]);
