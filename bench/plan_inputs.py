@@ -1,20 +1,21 @@
 """The inputs the whole-process scripts (threads_ratio.py, alternate_runs.py, stage_times.py,
-outside_pipeline.py, file_copies.py) share: `hrw sample`'s keys.txt and two views, a.json
-(100 nodes, version 1) and b.json (101 nodes, version 2), named node-000 and on, so a
-100 -> 101 plan moves about 1% of keys; for runs of two processes on half the keys each,
-the halves; and the arguments of the scripts that run one binary on them.
+outside_pipeline.py, file_copies.py, quiet_windows.py) share: `hrw sample`'s keys.txt and
+two views, a.json (100 nodes, version 1) and b.json (101 nodes, version 2), named node-000
+and on, so a 100 -> 101 plan moves about 1% of keys; for runs of two processes on half the
+keys each, the halves; and the arguments of the scripts that run one binary on them.
 """
 import argparse
 import json
 import subprocess
 
 
-def plan_arguments(runs):
+def plan_arguments(runs=None):
     """The arguments of a script that runs one hrw binary on these inputs: BUILD/hrw,
-    --runs (default `runs`), --keys, --dir."""
+    --runs (default `runs`; none when `runs` is None), --keys, --dir."""
     ap = argparse.ArgumentParser()
     ap.add_argument("hrw")
-    ap.add_argument("--runs", type=int, default=runs)
+    if runs is not None:
+        ap.add_argument("--runs", type=int, default=runs)
     ap.add_argument("--keys", type=int, default=10**7)
     ap.add_argument("--dir", help="work folder (default: a temp folder)")
     return ap
