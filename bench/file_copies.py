@@ -14,9 +14,9 @@ import statistics
 import tempfile
 
 from pinned_runs import cpu_model, interleaved_rounds, run_together, stage_times_in
-from plan_inputs import plan_arguments, write_key_halves, write_plan_inputs
+from plan_inputs import plan_arguments, write_key_copies, write_key_halves, write_plan_inputs
 
-FILES = ("keys.txt", "copy-1.txt", "copy-2.txt")
+COPIES = 3  # keys.txt and two copies
 
 
 def main():
@@ -25,8 +25,7 @@ def main():
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
         write_plan_inputs(a.hrw, a.keys, tmp)
         write_key_halves(tmp)
-        for copy in FILES[1:]:
-            shutil.copyfile(f"{tmp}/keys.txt", f"{tmp}/{copy}")
+        files = write_key_copies(tmp, COPIES)
 
         def plan(keys, threads):
             """{stage: thread-ms, "wall": pipeline ms} of one plan of `keys`."""
@@ -36,7 +35,7 @@ def main():
             run_together([(argv, None, f"{tmp}/stderr")])
             return stage_times_in(f"{tmp}/stderr")
 
-        kinds = [(f, t) for t in (1, 2) for f in FILES] + [("halves in turn", 1)]
+        kinds = [(f, t) for t in (1, 2) for f in files] + [("halves in turn", 1)]
 
         def run(kind):
             name, threads = kind

@@ -1,11 +1,13 @@
 """The inputs the whole-process scripts (threads_ratio.py, alternate_runs.py, stage_times.py,
 outside_pipeline.py, file_copies.py, quiet_windows.py) share: `hrw sample`'s keys.txt and
 two views, a.json (100 nodes, version 1) and b.json (101 nodes, version 2), named node-000
-and on, so a 100 -> 101 plan moves about 1% of keys; for runs of two processes on half the
-keys each, the halves; and the arguments of the scripts that run one binary on them.
+and on, so a 100 -> 101 plan moves about 1% of keys; byte-identical copies of keys.txt; for
+runs of two processes on half the keys each, the halves; and the arguments of the scripts
+that run one binary on them.
 """
 import argparse
 import json
+import shutil
 import subprocess
 
 
@@ -27,6 +29,16 @@ def write_plan_inputs(hrw, keys, folder):
     for name, n, version in (("a", 100, 1), ("b", 101, 2)):
         with open(f"{folder}/{name}.json", "w") as f:
             json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
+
+
+def write_key_copies(folder, count):
+    """Writes count - 1 byte-identical copies of folder/keys.txt, copy-1.txt and on (each
+    file's page cache lies in different memory on a VM, which alone moves reading), and
+    returns the names of keys.txt and its copies."""
+    names = ["keys.txt"] + [f"copy-{i}.txt" for i in range(1, count)]
+    for name in names[1:]:
+        shutil.copyfile(f"{folder}/keys.txt", f"{folder}/{name}")
+    return names
 
 
 def write_key_halves(folder):

@@ -22,7 +22,7 @@ import tempfile
 import time
 
 from pinned_runs import cpu_model, run_together
-from plan_inputs import plan_arguments, write_plan_inputs
+from plan_inputs import plan_arguments, write_key_copies, write_plan_inputs
 
 
 def busy_loops():
@@ -45,10 +45,7 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=a.dir) as tmp:
         write_plan_inputs(a.hrw, a.keys, tmp)
-        files = [f"{tmp}/keys.txt"]
-        for i in range(1, a.copies):
-            files.append(f"{tmp}/copy-{i}.txt")
-            shutil.copyfile(files[0], files[-1])
+        files = [f"{tmp}/{name}" for name in write_key_copies(tmp, a.copies)]
 
         def plan(keys, threads):
             shutil.rmtree(f"{tmp}/p", ignore_errors=True)
