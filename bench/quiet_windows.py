@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""`hrw plan` (100 -> 101 nodes, `hrw sample`'s keys) at --threads 2 against --threads 1, whole
-processes as the issue measures them, counted only in windows when this VM's two cores are
+"""`hrw plan` (100 -> 101 nodes, `hrw sample`'s keys), or with --command place `hrw place --out
+FILE` (100 nodes), at --threads 2 against --threads 1, whole processes as the issue measures them, counted only in windows when this VM's two cores are
 quiet: on this VM another tenant slows one core or both for seconds to minutes at a time
 (bench/PLAN.md), and a core slowed by 50% during a run says nothing about hrw.
 
@@ -12,8 +12,8 @@ lies in different memory, which alone moves reading by up to 13%; the windows ta
 copies in turn). Prints each window (medians of its pairs, ms) and the median of the
 windows' ratios; windows that end noisy are counted, not used.
 
-Usage: /usr/bin/python3 bench/quiet_windows.py BUILD/hrw [--windows 9] [--pairs 12] [--copies 3]
-                                                [--minutes 15] [--keys 10000000] [--dir DIR]
+Usage: /usr/bin/python3 bench/quiet_windows.py BUILD/hrw [--command plan|place] [--windows 9] [--pairs 12]
+                                                [--copies 3] [--minutes 15] [--keys 10000000] [--dir DIR]
 """
 import shutil
 import statistics
@@ -38,6 +38,7 @@ def busy_loops():
 
 def main():
     ap = plan_arguments()
+    ap.add_argument("--command", choices=("plan", "place"), default="plan")
     ap.add_argument("--windows", type=int, default=9)
     ap.add_argument("--pairs", type=int, default=12)
     ap.add_argument("--copies", type=int, default=3)
@@ -47,17 +48,22 @@ def main():
         write_plan_inputs(a.hrw, a.keys, tmp)
         files = [f"{tmp}/{name}" for name in write_key_copies(tmp, a.copies)]
 
-        def plan(keys, threads):
+        def run(keys, threads):
+            """One run of the command (ms) into a fresh output."""
             shutil.rmtree(f"{tmp}/p", ignore_errors=True)
-            argv = [a.hrw, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json", "--keys", keys, "--out",
-                    f"{tmp}/p", "--quiet", "--threads", str(threads)]
+            if a.command == "plan":
+                argv = [a.hrw, "plan", "--from", f"{tmp}/a.json", "--to", f"{tmp}/b.json"]
+            else:
+                argv = [a.hrw, "place", "--cluster", f"{tmp}/a.json"]
+            argv += ["--keys", keys, "--out", f"{tmp}/p", "--quiet", "--threads", str(threads)]
             return run_together([(argv, None, None)])[0] * 1e3
 
         for f in files:  # page cache and outputs warm
-            plan(f, 1)
+            run(f, 1)
         fastest = min(min(busy_loops()) for _ in range(3))
         quiet = lambda loops: max(loops) <= 1.05 * fastest
-        print(f"hrw plan 100 -> 101, {a.keys} keys, {cpu_model()}; windows of {a.pairs} pairs (ms, medians)")
+        what = "hrw plan 100 -> 101" if a.command == "plan" else "hrw place --out FILE, 100 nodes,"
+        print(f"{what} {a.keys} keys, {cpu_model()}; windows of {a.pairs} pairs (ms, medians)")
         ratios, noisy, deadline = [], 0, time.time() + 60 * a.minutes
         while len(ratios) < a.windows and time.time() < deadline:
             before = busy_loops()
@@ -66,7 +72,7 @@ def main():
                 time.sleep(2)
                 continue
             keys = files[len(ratios) % len(files)]
-            pairs = [(plan(keys, 1), plan(keys, 2)) for _ in range(a.pairs)]
+            pairs = [(run(keys, 1), run(keys, 2)) for _ in range(a.pairs)]
             after = busy_loops()
             fastest = min(fastest, *after)
             if not quiet(after):
