@@ -19,7 +19,8 @@ namespace hrw::cli {
 // used lives as long as this object: it keeps oneTBB, and so its workers, up until the
 // command's own arenas take them (with no arena left oneTBB would end its workers).
 // The thread that starts them is made to begin on another core than the command's
-// (thread_pool.cpp); when no thread can be made, the command's first arena starts them.
+// (thread_pool.cpp), and holds the worker oneTBB makes there on those cores until it runs;
+// when no thread can be made, the command's first arena starts them.
 class ThreadPool {
  public:
   explicit ThreadPool(unsigned threads);
@@ -28,11 +29,13 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
  private:
-  // What the starting thread needs: the arena, and the cores it takes back once it runs.
+  // What the starting thread needs: the arena, the process's cores (which it takes back
+  // once it runs, and gives back to the worker once that runs), and the others.
   struct Start {
     tbb::task_arena* arena = nullptr;
     cpu_set_t cores{};
-    bool narrowed = false;  // made to begin on the other cores only
+    cpu_set_t others{};     // cores without the command thread's
+    bool narrowed = false;  // made to begin on `others` only
   };
 
   std::optional<tbb::global_control> control_;
@@ -41,6 +44,7 @@ class ThreadPool {
   std::optional<pthread_t> starter_;
 
   static void* run_start(void* arg);
+  static void start_workers(const Start& start);
 };
 
 }  // namespace hrw::cli
