@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """`hrw plan` (100 -> 101 nodes, `hrw sample`'s keys), or with --command place `hrw place --out
-FILE` (100 nodes), at --threads 2 against --threads 1, whole processes as the issue measures them, counted only in windows when this VM's two cores are
-quiet: on this VM another tenant slows one core or both for seconds to minutes at a time
-(bench/PLAN.md), and a core slowed by 50% during a run says nothing about hrw.
+FILE` (100 nodes), at --threads 2 against --threads 1, whole processes as the issue measures
+them, counted only in windows when this VM's two cores are quiet: on this VM another tenant
+slows one core or both for seconds to minutes at a time (bench/PLAN.md), and a core slowed
+by 50% during a run says nothing about hrw.
 
 Before and after each window, a busy loop (bash, 10^5 iterations) runs pinned to each
 core; the window counts when all four took at most 5% more than the fastest loop seen so
