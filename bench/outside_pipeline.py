@@ -6,7 +6,9 @@ wall time from its start to its exit as seen from here, and its pipeline's wall 
 hidden --stage-times: read, place, count, write the rows); medians of interleaved runs.
 For the two half-runs, both are the slower one's (each timed from its own start,
 pinned_runs.py). Also the thread-ms of each pipeline step, summed over a run's threads or
-processes: where two threads of one process do more work than two processes.
+processes: where two threads of one process do more work than two processes. For one
+process, also its threads' time in the pipeline outside every step (threads x pipeline
+wall - the steps' thread-ms): idle, or handing a range on.
 
 Usage: /usr/bin/python3 bench/outside_pipeline.py BUILD/hrw [--runs 15] [--keys 10000000] [--dir DIR]
 """
@@ -19,6 +21,15 @@ from pinned_runs import STAGES, cpu_model, interleaved_rounds, run_together, sta
 from plan_inputs import plan_arguments, write_key_halves, write_plan_inputs
 
 MODES = ("--threads 1", "--threads 2", "two half-runs")
+THREADS = {"--threads 1": 1, "--threads 2": 2}  # the modes that are one process
+
+
+def outside_steps(mode, runs):
+    """For a one-process mode, the median thread-ms its pipeline's threads spent outside
+    every step: threads x pipeline wall - the steps' thread-ms."""
+    if mode not in THREADS:
+        return ""
+    return f"; outside every step {statistics.median(THREADS[mode] * x[1] - sum(x[2].values()) for x in runs):.1f}"
 
 
 def main():
@@ -58,7 +69,8 @@ def main():
         whole[mode] = statistics.median(w)
         print(f"  {mode}: whole {whole[mode]:.1f}, pipeline {statistics.median(x[1] for x in got[mode]):.1f}, "
               f"outside it {statistics.median(x[0] - x[1] for x in got[mode]):.1f}; thread-ms: "
-              + ", ".join(f"{s} {statistics.median(x[2][s] for x in got[mode]):.1f}" for s in STAGES))
+              + ", ".join(f"{s} {statistics.median(x[2][s] for x in got[mode]):.1f}" for s in STAGES)
+              + outside_steps(mode, got[mode]))
     print(f"  --threads 1 / --threads 2: {whole['--threads 1'] / whole['--threads 2']:.2f}x; "
           f"--threads 1 / two half-runs: {whole['--threads 1'] / whole['two half-runs']:.2f}x")
 
