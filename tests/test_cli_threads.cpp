@@ -44,6 +44,8 @@ template <class Done>
 Seen threads_while_waiting_for_keys(const TempDir& dir, const std::string& cluster, unsigned threads, Done done,
                                     int core = -1) {
   const std::string out = dir.file("out-" + std::to_string(threads) + ".csv");
+  // Listed before the run starts: it may make its temp output before this thread runs again.
+  const std::size_t files_before = hrw::test::names(dir.path()).size();
   int to_hrw[2];
   REQUIRE(pipe(to_hrw) == 0);
   const pid_t pid = hrw::test::start_hrw(
@@ -59,7 +61,6 @@ Seen threads_while_waiting_for_keys(const TempDir& dir, const std::string& clust
         }
       });
   close(to_hrw[0]);
-  const std::size_t files_before = hrw::test::names(dir.path()).size();
   Seen seen;
   bool waiting = false;  // the output's temp file exists: the run is past its views
   for (int i = 0; i < 500; ++i) {
