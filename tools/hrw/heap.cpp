@@ -12,8 +12,6 @@ namespace hrw::cli {
 namespace {
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 constexpr std::size_t kHeapPad = std::size_t{16} << 20;
-// See use_huge_page_heap; volatile, or the compiler drops an allocation that nothing reads.
-void* volatile below_huge_pages = nullptr;
 }  // namespace
 
 void use_huge_page_heap() noexcept {
@@ -39,13 +37,7 @@ void use_huge_page_heap() noexcept {
   std::free(block);
   if (brk <= begin || brk - begin > 4 * kHeapPad) return;
   const std::uintptr_t lo = (begin + kHugePage - 1) & ~(kHugePage - 1), hi = brk & ~(kHugePage - 1);
-  if (hi <= lo) return;
-  ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);  // advice: failure changes nothing
-  // The heap's start is not 2 MiB-aligned, and the part below `lo` cannot be a huge page
-  // (the heap's mapping does not span that whole page). Later blocks would be carved from
-  // there first, each page faulted in alone (about 40 of them in a plan); one block kept
-  // to the end of the process fills it instead. Left untouched, it costs no memory.
-  if (lo > begin) below_huge_pages = std::malloc(lo - begin);
+  if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);  // advice: failure changes nothing
 }
 
 }  // namespace hrw::cli
