@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What this machine charges outside the kernels, behind the design choices and the fixed
 # cost quoted in bench/PLAN.md:
-#   - a first-touch page fault (64 MiB of fresh anonymous memory, one byte per 4 KiB page);
+#   - a first-touch page fault (64 MiB of fresh anonymous memory, one byte per 4 KiB page),
+#     and the same advised for 2 MiB transparent huge pages (tools/hrw/heap.cpp);
 #   - mmap vs read(2) of a page-cached key file (one byte per page, then 1 MiB reads);
 #   - starting a process (/bin/true), `hrw --help`, and a 1,000-key `hrw plan`;
 #   - a new thread's start while the thread that made it keeps working: placed by Linux, and
@@ -21,6 +22,7 @@ cat > "$WORK/probe.cpp" <<'EOF'
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -38,6 +40,18 @@ int main(int, char** argv) {
   const double touch = ms_since(t);
   std::printf("first touch of 64 MiB: %.1f ms, %.2f us per 4 KiB page\n", touch,
               touch * 1000 / (fresh / 4096));
+  // The same in 2 MiB pages (MADV_HUGEPAGE on an aligned range, as tools/hrw/heap.cpp
+  // advises the heap): one byte per 4 KiB page still, so the time is the pages' faults.
+  const size_t huge = size_t{2} << 20;
+  auto* raw = static_cast<char*>(
+      mmap(nullptr, fresh + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  auto* h = reinterpret_cast<volatile char*>((reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1));
+  madvise(const_cast<char*>(h), fresh, MADV_HUGEPAGE);
+  t = Clock::now();
+  for (size_t i = 0; i < fresh; i += 4096) h[i] = 1;
+  const double touch_huge = ms_since(t);
+  std::printf("first touch of 64 MiB advised for huge pages: %.1f ms, %.0f us per 2 MiB page\n", touch_huge,
+              touch_huge * 1000 / (fresh / huge));
 
   const int fd = open(argv[1], O_RDONLY);
   struct stat st;
