@@ -30,26 +30,27 @@ using Clock = std::chrono::steady_clock;
 static double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
+// Writes one byte per 4 KiB page of p[0, n): the time is the pages' first-touch faults.
+static double touch_ms(volatile char* p, size_t n) {
+  const auto t = Clock::now();
+  for (size_t i = 0; i < n; i += 4096) p[i] = 1;
+  return ms_since(t);
+}
 
 int main(int, char** argv) {
   const size_t fresh = size_t{64} << 20;
-  auto t = Clock::now();
-  auto* p = static_cast<volatile char*>(
-      mmap(nullptr, fresh, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  for (size_t i = 0; i < fresh; i += 4096) p[i] = 1;
-  const double touch = ms_since(t);
+  const double touch = touch_ms(static_cast<volatile char*>(mmap(
+      nullptr, fresh, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)), fresh);
   std::printf("first touch of 64 MiB: %.1f ms, %.2f us per 4 KiB page\n", touch,
               touch * 1000 / (fresh / 4096));
   // The same in 2 MiB pages (MADV_HUGEPAGE on an aligned range, as tools/hrw/heap.cpp
-  // advises the heap): one byte per 4 KiB page still, so the time is the pages' faults.
+  // advises the heap).
   const size_t huge = size_t{2} << 20;
   auto* raw = static_cast<char*>(
       mmap(nullptr, fresh + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  auto* h = reinterpret_cast<volatile char*>((reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1));
-  madvise(const_cast<char*>(h), fresh, MADV_HUGEPAGE);
-  t = Clock::now();
-  for (size_t i = 0; i < fresh; i += 4096) h[i] = 1;
-  const double touch_huge = ms_since(t);
+  auto* h = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1));
+  madvise(h, fresh, MADV_HUGEPAGE);
+  const double touch_huge = touch_ms(h, fresh);
   std::printf("first touch of 64 MiB advised for huge pages: %.1f ms, %.0f us per 2 MiB page\n", touch_huge,
               touch_huge * 1000 / (fresh / huge));
 
@@ -58,7 +59,7 @@ int main(int, char** argv) {
   fstat(fd, &st);
   const size_t n = static_cast<size_t>(st.st_size);
   unsigned long sum = 0;
-  t = Clock::now();
+  auto t = Clock::now();
   auto* m = static_cast<const char*>(mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0));
   madvise(const_cast<char*>(m), n, MADV_SEQUENTIAL);
   for (size_t i = 0; i < n; i += 4096) sum += static_cast<unsigned char>(m[i]);
