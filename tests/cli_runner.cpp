@@ -3,11 +3,13 @@
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,18 +63,63 @@ std::vector<std::string> hrw_argv(const std::vector<std::string>& args) {
   return argv;
 }
 
-pid_t start_hrw(const std::vector<std::string>& args, const std::function<void()>& in_child) {
-  std::vector<std::string> argv = hrw_argv(args);
-  std::vector<char*> cargv;
-  for (auto& s : argv) cargv.push_back(s.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    if (in_child) in_child();
-    execvp(cargv[0], cargv.data());
-    _exit(127);
+namespace {
+
+// RAII for posix_spawn's two attribute objects.
+struct SpawnActions {
+  posix_spawn_file_actions_t actions;
+  SpawnActions() { posix_spawn_file_actions_init(&actions); }
+  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions); }
+  SpawnActions(const SpawnActions&) = delete;
+  SpawnActions& operator=(const SpawnActions&) = delete;
+};
+
+// The child's environment: this process's, with `extra` NAME=VALUE entries set or replaced.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    const bool replaced = std::any_of(extra.begin(), extra.end(),
+                                      [&](const std::string& x) { return x.rfind(name, 0) == 0; });
+    if (!replaced) env.push_back(entry);
   }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+pid_t start_hrw(const std::vector<std::string>& args, const SpawnOptions& options) {
+  std::vector<std::string> argv = hrw_argv(args);
+  // Dispositions and affinity are set by small native programs that exec hrw (or its
+  // emulator): posix_spawn has no attribute for SIG_IGN or a CPU set.
+  if (options.ignored_signal != 0)
+    argv.insert(argv.begin(), {"sh", "-c", "trap '' " + std::to_string(options.ignored_signal) + "; exec \"$@\"", "sh"});
+  if (options.cpu >= 0) argv.insert(argv.begin(), {"taskset", "-c", std::to_string(options.cpu)});
+  std::vector<std::string> env = child_environment(options.env);
+  SpawnActions fa;
+  if (options.stdin_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa.actions, options.stdin_fd, 0);
+  else if (!options.stdin_path.empty())
+    posix_spawn_file_actions_addopen(&fa.actions, 0, options.stdin_path.c_str(), O_RDONLY, 0);
+  const int created = O_WRONLY | O_CREAT | O_TRUNC;
+  if (!options.stdout_path.empty())
+    posix_spawn_file_actions_addopen(&fa.actions, 1, options.stdout_path.c_str(), created, 0644);
+  if (!options.stderr_path.empty())
+    posix_spawn_file_actions_addopen(&fa.actions, 2, options.stderr_path.c_str(), created, 0644);
+  for (int fd : options.close_fds) posix_spawn_file_actions_addclose(&fa.actions, fd);
+  std::vector<char*> cargv = c_strings(argv), cenv = c_strings(env);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, cargv[0], &fa.actions, nullptr, cargv.data(), cenv.data());
+  if (rc != 0) throw std::runtime_error("posix_spawnp " + argv[0] + " failed: " + std::strerror(rc));
   return pid;
 }
 
@@ -85,20 +132,18 @@ CliResult run_hrw(const std::vector<std::string>& args, const std::string& input
 CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
                            const std::vector<std::string>& env) {
   TempDir io;
-  const std::string in_path = io.write("stdin", input);
-  const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
-  const pid_t pid = start_hrw(args, [&] {
-    if (!freopen(in_path.c_str(), "rb", stdin) || !freopen(out_path.c_str(), "wb", stdout) ||
-        !freopen(err_path.c_str(), "wb", stderr))
-      _exit(127);
-    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
-  });
+  SpawnOptions options;
+  options.stdin_path = io.write("stdin", input);
+  options.stdout_path = io.file("stdout");
+  options.stderr_path = io.file("stderr");
+  options.env = env;
+  const pid_t pid = start_hrw(args, options);
   int status = 0;
   waitpid(pid, &status, 0);
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out_path);
-  r.err = read_file(err_path);
+  r.out = read_file(options.stdout_path);
+  r.err = read_file(options.stderr_path);
   return r;
 }
 
@@ -122,14 +167,14 @@ SignalledRun signal_plan_mid_run(const std::string& from, const std::string& to,
                                  const std::string& out, int sig, bool ignored_at_start) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
-  const pid_t pid = start_hrw(
-      {"plan", "--from", from, "--to", to, "--keys", "-", "--chunk-size", "100", "--out", out}, [&] {
-        if (ignored_at_start) ::signal(sig, SIG_IGN);
-        dup2(pipe_fds[0], 0);
-        close(pipe_fds[1]);
-        const int null = open("/dev/null", O_WRONLY);  // read side only: stderr discarded
-        dup2(null, 2);
-      });
+  TempDir logs;
+  SpawnOptions options;
+  options.stdin_fd = pipe_fds[0];
+  options.close_fds = {pipe_fds[1]};
+  options.stderr_path = logs.file("stderr");  // not read: only the exit status matters
+  options.ignored_signal = ignored_at_start ? sig : 0;
+  const pid_t pid =
+      start_hrw({"plan", "--from", from, "--to", to, "--keys", "-", "--chunk-size", "100", "--out", out}, options);
   close(pipe_fds[0]);
   std::string keys;
   for (int i = 0; i < 5000; ++i) keys += "user:" + std::to_string(i) + "\n";

@@ -3,7 +3,6 @@
 #pragma once
 #include <sys/types.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,10 +39,23 @@ std::string read_file(const std::string& path);
 // path, then `args`. For tests that fork and exec hrw themselves.
 std::vector<std::string> hrw_argv(const std::vector<std::string>& args);
 
-// Starts `hrw ARGS...` (hrw_argv) in a child process and returns its pid without waiting;
-// `in_child` runs in the child just before exec (redirections, signal dispositions). For
-// tests that watch a run.
-pid_t start_hrw(const std::vector<std::string>& args, const std::function<void()>& in_child = {});
+// How start_hrw sets up the child. The child is started with posix_spawn: nothing runs in it
+// between fork and exec, so a lock another test thread held at the fork cannot hang it
+// (a forked child that calls freopen, putenv or malloc can, and did under qemu).
+struct SpawnOptions {
+  int stdin_fd = -1;              // dup'ed onto 0 when >= 0
+  std::string stdin_path;         // else opened read-only onto 0 when not empty
+  std::string stdout_path;        // created (truncated) onto 1 when not empty
+  std::string stderr_path;        // created (truncated) onto 2 when not empty
+  std::vector<int> close_fds;     // closed in the child (the test's ends of its pipes)
+  std::vector<std::string> env;   // NAME=VALUE set (or replaced) in the child's environment
+  int ignored_signal = 0;         // ignored in the child from its start (nohup): via `sh -c trap`
+  int cpu = -1;                   // the child and its threads run on this core alone (taskset)
+};
+
+// Starts `hrw ARGS...` (hrw_argv) in a child process and returns its pid without waiting.
+// For tests that watch a run.
+pid_t start_hrw(const std::vector<std::string>& args, const SpawnOptions& options = {});
 
 // The names in a folder, sorted.
 std::vector<std::string> names(const std::string& dir);

@@ -60,10 +60,11 @@ TEST_CASE("cli: a running hrw allocates from a heap advised for huge pages", "[c
   const std::string out = dir.file("out.csv");
   int to_hrw[2];
   REQUIRE(pipe(to_hrw) == 0);
-  const pid_t pid = hrw::test::start_hrw({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--quiet"}, [&] {
-    dup2(to_hrw[0], 0);
-    close(to_hrw[1]);  // hrw sees the end of its input when this test closes its end
-  });
+  hrw::test::SpawnOptions options;
+  options.stdin_fd = to_hrw[0];
+  options.close_fds = {to_hrw[1]};  // hrw sees the end of its input when this test closes its end
+  const pid_t pid =
+      hrw::test::start_hrw({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--quiet"}, options);
   close(to_hrw[0]);
   // hrw waits for its keys on the pipe once its output's temp file exists: main has run by then.
   std::vector<std::string> flags;

@@ -48,18 +48,13 @@ Seen threads_while_waiting_for_keys(const TempDir& dir, const std::string& clust
   const std::size_t files_before = hrw::test::names(dir.path()).size();
   int to_hrw[2];
   REQUIRE(pipe(to_hrw) == 0);
+  hrw::test::SpawnOptions options;
+  options.stdin_fd = to_hrw[0];
+  options.close_fds = {to_hrw[1]};
+  options.cpu = core;
   const pid_t pid = hrw::test::start_hrw(
       {"place", "--cluster", cluster, "--keys", "-", "--out", out, "--threads", std::to_string(threads), "--quiet"},
-      [&] {
-        dup2(to_hrw[0], 0);
-        close(to_hrw[1]);
-        if (core >= 0) {
-          cpu_set_t one;
-          CPU_ZERO(&one);
-          CPU_SET(core, &one);
-          sched_setaffinity(0, sizeof one, &one);
-        }
-      });
+      options);
   close(to_hrw[0]);
   Seen seen;
   bool waiting = false;  // the output's temp file exists: the run is past its views
