@@ -280,8 +280,7 @@ TEST_CASE("outputs: a failing stdout is exit 1 and one line naming stdout, for e
       "place --cluster " + f.view + " --keys " + f.keys,
       "compare --sample 100",
       "verify --pairs 1000",
-      "plan --from " + f.view + " --to " + f.view2 + " --keys " + f.keys + " --out " +
-          f.dir.file("p") + " --kernel-only",
+      "view show " + f.view,
   };
   for (const auto& c : commands) {
     INFO(c);

@@ -57,7 +57,7 @@ Consumed stream(const std::string& path, KeyFormat format, unsigned threads, std
   };
   try {
     KeySource source(path, format);
-    stream_placements(source, {request}, {chunk_keys, nullptr, range_bytes}, handlers);
+    stream_placements(source, {request}, {chunk_keys, range_bytes}, handlers);
     REQUIRE(source.keys_read() == next_index);
     KeyChunk after;
     REQUIRE_FALSE(source.next(after, 10));  // the source is at its end

@@ -2,7 +2,6 @@
 // views) -> the command's digest (parallel) and consume (in input order) steps. `hrw place`
 // and `hrw plan` are two users of this one path.
 #pragma once
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -15,12 +14,6 @@
 #include "hrw/placement.hpp"
 
 namespace hrw {
-
-// Where a stream's time goes, for benchmarks (hrw plan --stage-times): nanoseconds spent
-// in each step, summed over chunks and threads, and the pipeline's wall time.
-struct StageTimes {
-  std::atomic<std::uint64_t> read{0}, place{0}, digest{0}, consume{0}, write{0}, wall{0};
-};
 
 // Keys, bytes and requests added up: what reports count per node.
 struct LoadCounts {

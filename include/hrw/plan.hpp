@@ -161,7 +161,6 @@ struct PlanJob {
   ScheduleLimits limits;  // any(): rounds instead of batches
   bool transitions = false;  // also DIR/transitions.csv
   ProgressCallback progress;   // may be empty
-  StageTimes* times = nullptr;  // benchmarks: filled when not null
   // A plan computed in parts (plan_parts.hpp) whose moves are needed all at once (rounds,
   // transitions, the SVG): `memory` holds only the parts' moved keys, in input order, and
   // this is their merged summary, which the folder's summary.json reports (checked to

@@ -61,9 +61,8 @@ struct FilePartOutputs {
   bool rows = true;
   bool moved_keys = false;
 };
-// times: where the part's time went (benchmarks), filled when not null.
 FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size,
-                            FilePartOutputs outputs = {}, StageTimes* times = nullptr);
+                            FilePartOutputs outputs = {});
 
 // A part's rows (FilePlanPart::rows, row_starts) with their batch numbers, the part's rows
 // counted from `first_row` of the whole plan: row k is in batch k / batch_size + 1.

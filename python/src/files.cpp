@@ -82,21 +82,18 @@ std::string merge_place_stats(const ViewPtr& view, long long replicas, const std
 
 // {"summary": JSON, "header": moves.csv's header, "rows": rows without their batch column,
 // "row_starts": uint64}; with moved_keys, also "moved": (uint8 data, int64 offsets) and
-// "bytes" / "requests" (uint64, per moved key) when the input has them; with times,
-// "seconds": {stage: seconds}.
+// "bytes" / "requests" (uint64, per moved key) when the input has them.
 py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& path,
                     const std::optional<std::string>& format, const std::optional<Range>& range,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                    unsigned threads, long long batch_size, bool moved_keys, bool times) {
+                    unsigned threads, long long batch_size, bool moved_keys) {
   if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads);
   const KeyInput in = key_input(path, format, range);
   FilePlanPart part;
-  StageTimes stages;
   {
     py::gil_scoped_release release;
-    part = plan_file_part(requests, in, static_cast<std::uint64_t>(batch_size), {!moved_keys, moved_keys},
-                          times ? &stages : nullptr);
+    part = plan_file_part(requests, in, static_cast<std::uint64_t>(batch_size), {!moved_keys, moved_keys});
   }
   py::dict out;
   out["summary"] = summary_json(part.summary);
@@ -113,14 +110,6 @@ py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& p
     out["moved"] = py::make_tuple(data, offsets);
     if (part.summary.has_bytes) out["bytes"] = array_or_none(part.moved_bytes, true);
     if (part.summary.has_requests) out["requests"] = array_or_none(part.moved_requests, true);
-  }
-  if (times) {
-    py::dict seconds;  // summed over the part's chunks (bench/python_dask_plan.py)
-    for (const auto& [name, ns] : {std::pair{"read", &stages.read}, {"place", &stages.place},
-                                   {"digest", &stages.digest}, {"consume", &stages.consume},
-                                   {"wall", &stages.wall}})
-      seconds[name] = static_cast<double>(ns->load()) * 1e-9;
-    out["seconds"] = seconds;
   }
   return out;
 }
@@ -156,7 +145,7 @@ void bind_files(py::module_& m) {
   m.def("_plan_range", &plan_range, py::arg("view_a"), py::arg("view_b"), py::arg("path"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
-        py::arg("batch_size") = 1000, py::arg("moved_keys") = false, py::arg("times") = false);
+        py::arg("batch_size") = 1000, py::arg("moved_keys") = false);
   m.def("_number_move_rows", &number_rows, py::arg("rows"), py::arg("row_starts"), py::arg("first_row"),
         py::arg("batch_size"));
 }

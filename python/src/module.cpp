@@ -197,26 +197,6 @@ std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long lon
                                       static_cast<std::uint64_t>(batch_size), summaries));
 }
 
-// bench/python_place.py: the C++ batch rate on the same keys and view, timed in C++:
-// hrw::place on a KeyBatch holding them (the C++ batch API), best of `repeats`, seconds.
-double batch_seconds(const ViewPtr& view, py::handle keys, long long replicas, unsigned threads,
-                     int repeats) {
-  const PlaceOptions options = place_options(replicas, std::nullopt, false, threads);
-  const PyKeys input(keys);
-  KeyBatch batch;
-  batch.reserve(input.view().size(), input.view().end());
-  for (std::size_t i = 0; i < input.view().size(); ++i) batch.add(input.view()[i]);
-  py::gil_scoped_release release;
-  double best = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < repeats; ++r) {
-    // The one-batch C++ call, as hrw.place makes it: compile the view, fresh output.
-    const auto t0 = std::chrono::steady_clock::now();
-    const Placement out = hrw::place(*view, batch, options);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  return best;
-}
-
 // ---- hrw.plan(out=DIR), hrw.plan_from_placement, hrw.check: the CLI's jobs ----
 
 using LoadColumn = std::optional<py::array_t<std::uint64_t, py::array::c_style>>;
@@ -455,8 +435,6 @@ void bind_functions(py::module_& m) {
   m.def("_moves_header", [](bool bytes, bool requests) {
     return py::bytes(MoveCsv({}, bytes, requests).header());
   }, py::arg("bytes") = false, py::arg("requests") = false);
-  m.def("_batch_seconds", &batch_seconds, py::arg("view"), py::arg("keys"), py::arg("replicas") = 1,
-        py::arg("threads") = 0u, py::arg("repeats") = 3);
 }
 
 }  // namespace hrw::python

@@ -1,12 +1,7 @@
 // hrw plan: which keys move between two versioned views, in batches, with the accounting
 // an operator needs (docs/plan.md).
-#include <chrono>
 #include <optional>
 #include <utility>
-
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <fmt/core.h>
 
@@ -40,8 +35,6 @@ struct PlanArgs {
   std::optional<double> max_moved_fraction;
   std::string cap_by = "keys";
   bool transitions = false;
-  bool kernel_only = false;
-  bool stage_times = false;
   std::optional<std::string> hierarchy;  // overrides both views' (contract §6)
 };
 
@@ -49,41 +42,6 @@ ClusterView load_view(const std::string& path, const PlanArgs& a) {
   ClusterSpec spec = load_cluster_file(path);
   if (a.hierarchy) apply_hierarchy_list(spec, *a.hierarchy);
   return ClusterView(std::move(spec));
-}
-
-// Hidden benchmark mode: the same keys, placed in both views with nothing else timed, so
-// bench/plan_throughput.sh can compare the end-to-end plan with the kernels alone. As in
-// the plan, each chunk is placed by one thread (one PairPlacer: fused when the views
-// allow it) and the threads take chunks in parallel.
-int kernel_only(const PlanRequests& rules, const PlanArgs& a) {
-  const KeyInput in = a.bulk.key_input();
-  KeySource source(in.path, in.resolved_format());
-  std::vector<KeyChunk> chunks;
-  for (KeyChunk c; source.next(c, in.chunk_keys);) chunks.push_back(std::move(c));
-  const unsigned threads = worker_threads(rules.from.options().threads);
-  const PairPlacer placer(rules.from.with_threads(1), rules.to.with_threads(1));
-  tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
-  tbb::enumerable_thread_specific<std::pair<Placement, Placement>> out;
-  const auto start = std::chrono::steady_clock::now();
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
-      auto& [pa, pb] = out.local();
-      placer.place(chunks[c].keys, pa, pb);
-    });
-  });
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print("kernel-only: {} keys, both views ({}), {:.3f} s, {:.0f} keys/s\n",
-             source.keys_read(), placer.fused() ? "fused" : "two placements", s,
-             static_cast<double>(source.keys_read()) / s);
-  return 0;
-}
-
-// Thread-milliseconds per step (threads add up) next to the pipeline's wall time.
-void print_stage_times(const StageTimes& t) {
-  auto ms = [](const std::atomic<std::uint64_t>& ns) { return static_cast<double>(ns.load()) / 1e6; };
-  eprint("stage times (thread-ms): read {:.1f}, place {:.1f}, digest {:.1f}, consume {:.1f}, write {:.1f}; "
-             "pipeline wall {:.1f} ms\n",
-             ms(t.read), ms(t.place), ms(t.digest), ms(t.consume), ms(t.write), ms(t.wall));
 }
 
 int plan_from_placement(const PlanArgs& a, GivenSettings given) {
@@ -147,9 +105,6 @@ Runner add_plan(CLI::App& app) {
   sub->add_flag("--transitions", args->transitions,
                 "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
                 "retire in execution order");
-  auto* kernel = sub->add_flag("--kernel-only", args->kernel_only, "Benchmark: time placement only")->group("");
-  auto* stage_times = sub->add_flag("--stage-times", args->stage_times, "Benchmark: time spent per pipeline step")
-      ->group("");
   // Every option is honoured or refused (docs/plan.md, "Options that go together"): the
   // combinations that would be ignored are declared here, where the options are, and CLI11
   // refuses them in one line ("--cap-by requires --max-moved-fraction", "--batch-size
@@ -157,9 +112,6 @@ Runner add_plan(CLI::App& app) {
   cap_by->needs(fraction);
   batch_size->excludes(max_moves)->excludes(max_bytes);  // rounds replace batches
   from_placement->excludes(fraction)->excludes(sub->get_option("--keys-format"));
-  kernel->excludes(fraction)->excludes(max_moves)->excludes(max_bytes)->excludes(svg)->excludes(from_placement)
-      ->excludes(stage_times);
-  stage_times->excludes(fraction)->excludes(from_placement);
   return [args, sub]() -> int {
     // First: oneTBB starts its workers while the views are read (thread_pool.hpp).
     const ThreadPool pool(args->bulk.threads);
@@ -198,7 +150,6 @@ Runner add_plan(CLI::App& app) {
     // A staged plan refuses such views in one line of its own: no warning before it.
     if (!args->max_moved_fraction)
       if (auto warning = incompatibility_warning(from, to)) eprint("hrw: {}\n", *warning);
-    if (args->kernel_only) return kernel_only(rules, *args);
     PlanJob job;
     job.keys = args->bulk.key_input();
     job.place = rules.from.options();
@@ -221,12 +172,9 @@ Runner add_plan(CLI::App& app) {
       if (!args->bulk.quiet) eprint("{}", staged_summary_text(plan));
       return 0;
     }
-    StageTimes times;
-    if (args->stage_times) job.times = &times;
     const PlanSummary summary = run_plan(rules, job);
     progress.finish();
     if (!args->bulk.quiet) eprint("{}", summary_text(summary));
-    if (args->stage_times) print_stage_times(times);
     return 0;
   };
 }

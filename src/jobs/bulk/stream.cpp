@@ -1,7 +1,6 @@
 // The one bulk path: read -> place (every view) -> digest -> consume, as a oneTBB pipeline.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -16,29 +15,6 @@
 namespace hrw {
 
 namespace {
-
-// Adds the time until its destruction to a StageTimes counter (nothing when null).
-class StageClock {
- public:
-  explicit StageClock(std::atomic<std::uint64_t>* total)
-      : total_(total), start_(total ? std::chrono::steady_clock::now() : Clock::time_point{}) {}
-  ~StageClock() {
-    if (total_)
-      total_->fetch_add(static_cast<std::uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_).count()));
-  }
-  StageClock(const StageClock&) = delete;
-  StageClock& operator=(const StageClock&) = delete;
-
- private:
-  using Clock = std::chrono::steady_clock;
-  std::atomic<std::uint64_t>* total_;
-  Clock::time_point start_;
-};
-
-std::atomic<std::uint64_t>* stage(StageTimes* times, std::atomic<std::uint64_t> StageTimes::*which) {
-  return times ? &(times->*which) : nullptr;
-}
 
 // Every view compiled once; two views (a plan) as one PairPlacer, which walks the union
 // of their ids once per key when they allow it.
@@ -66,26 +42,18 @@ struct Stream {
   Placers placers;
   std::size_t chunk_keys;
   const ChunkHandlers& handlers;
-  StageTimes* times;
 
   bool read(ChunkWork& work) {
-    StageClock clock(stage(times, &StageTimes::read));
     return source.next(work.chunk, chunk_keys);
   }
   void place_and_digest(ChunkWork& work) const {
-    {
-      StageClock clock(stage(times, &StageTimes::place));
-      placers.place(work.chunk.keys, work.placements);
-    }
-    StageClock clock(stage(times, &StageTimes::digest));
+    placers.place(work.chunk.keys, work.placements);
     if (handlers.digest) handlers.digest(work);
   }
   void consume(ChunkWork& work) const {
-    StageClock clock(stage(times, &StageTimes::consume));
     handlers.consume(work);
   }
   void write(ChunkWork& work) const {
-    StageClock clock(stage(times, &StageTimes::write));
     if (handlers.write) handlers.write(work);
   }
 };
@@ -213,13 +181,10 @@ std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, Slots& slots) {
               tbb::filter_mode::parallel,
               [&](RangeWork* r) {
                 if (stopped.load()) return r;  // dropped by the in-order stage
-                {
-                  StageClock clock(stage(s.times, &StageTimes::read));
-                  // One reader per thread (its buffer stays in that core's cache); a
-                  // thread reads one range at a time.
-                  const int reader = tbb::this_task_arena::current_thread_index();
-                  r->read = ranges.read(static_cast<std::size_t>(reader), r->range, r->work->chunk);
-                }
+                // One reader per thread (its buffer stays in that core's cache); a
+                // thread reads one range at a time.
+                const int reader = tbb::this_task_arena::current_thread_index();
+                r->read = ranges.read(static_cast<std::size_t>(reader), r->range, r->work->chunk);
                 if (!r->read.failed && !r->work->chunk.keys.empty()) s.place_and_digest(*r->work);
                 return r;
               }) &
@@ -246,10 +211,9 @@ std::size_t stream_ranges(Stream& s, io::KeyRanges& ranges, Slots& slots) {
 
 void stream_placements(KeySource& source, const std::vector<ValidRequest>& requests,
                        const StreamOptions& options, const ChunkHandlers& handlers) {
-  StageClock wall(stage(options.times, &StageTimes::wall));
   std::vector<ValidRequest> per_chunk;
   for (const ValidRequest& r : requests) per_chunk.push_back(r.with_threads(1));  // the parallelism is across chunks
-  Stream s{source, Placers(per_chunk), options.chunk_keys, handlers, options.times};
+  Stream s{source, Placers(per_chunk), options.chunk_keys, handlers};
   const unsigned threads = worker_threads(requests.front().options().threads);
   if (threads == 1) return stream_serially(s);
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));

@@ -1,7 +1,7 @@
 // The bulk pipeline's wiring (private to the jobs layer; tests reach it through
 // hrw_internal): KeySource chunks -> BatchPlacer (for one or more views) -> the command's
 // digest (parallel) and consume (in input order) steps. `hrw place` and `hrw plan` are two
-// users of this one path. The public part (KeyInput, LoadCounts, StageTimes) is hrw/bulk.hpp.
+// users of this one path. The public part (KeyInput, LoadCounts) is hrw/bulk.hpp.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -17,7 +17,6 @@ namespace hrw {
 
 struct StreamOptions {
   std::size_t chunk_keys = kDefaultChunkKeys;
-  StageTimes* times = nullptr;  // filled when not null
   // A regular file read on several threads is read in ranges of this many bytes (0: the
   // bytes of chunk_keys keys of 16 bytes), each range one chunk.
   std::uint64_t range_bytes = 0;

@@ -113,7 +113,7 @@ PlanSummary plan_detail::write_plan(const ValidRequest& from, const ValidRequest
   };
   steps.write = [&](const ChunkWork& work) { out.write_taken(taken[work]); };
   PlanSummary summary =
-      source ? stream_plan(from, to, *source, {job.keys.chunk_keys, job.times}, job.batch_size, sink_for, steps)
+      source ? stream_plan(from, to, *source, {job.keys.chunk_keys}, job.batch_size, sink_for, steps)
              : plan_in_memory(from, to, *job.memory, job.batch_size, sink_for,
                               [&](const KeyChunk& chunk, const Placement&, const Placement&) {
                                 out.flush();

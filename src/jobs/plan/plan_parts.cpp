@@ -190,7 +190,7 @@ PlanPart plan_part(const PlanRequests& requests, const KeyView& keys, const KeyL
 }
 
 FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, std::uint64_t batch_size,
-                            FilePartOutputs outputs, StageTimes* times) {
+                            FilePartOutputs outputs) {
   MoveMarker marker(requests.from.view(), requests.to.view());
   KeySource source(keys);
   FilePlanPart part;
@@ -209,7 +209,7 @@ FilePlanPart plan_file_part(const PlanRequests& requests, const KeyInput& keys, 
       if (source.has_requests()) part.moved_requests.push_back(chunk.requests[i]);
     }
   };
-  part.summary = stream_plan(requests.from, requests.to, source, {keys.chunk_keys, times}, batch_size,
+  part.summary = stream_plan(requests.from, requests.to, source, {keys.chunk_keys}, batch_size,
                              [&](const PlanBuilder& builder) -> MoveSink* {
                                csv.emplace(builder.ids(), source.has_bytes(), source.has_requests());
                                part.header = csv->header();
