@@ -18,9 +18,6 @@
 
 namespace hrw::test {
 
-CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
-                           const std::vector<std::string>& env);
-
 namespace {
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -127,8 +124,6 @@ CliResult run_hrw(const std::vector<std::string>& args, const std::string& input
   return run_hrw_with_env(args, input, {});
 }
 
-// Declared where it is used (test_input_rules.cpp): `env` holds NAME=VALUE entries set in
-// the child only, so the test process keeps its own environment (its temp dirs).
 CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
                            const std::vector<std::string>& env) {
   TempDir io;

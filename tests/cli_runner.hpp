@@ -16,6 +16,10 @@ struct CliResult {
 
 // args exclude the program name. `input` is fed on stdin (empty: /dev/null-like).
 CliResult run_hrw(const std::vector<std::string>& args, const std::string& input = "");
+// run_hrw with NAME=VALUE entries set in the child's environment only (the test process
+// keeps its own).
+CliResult run_hrw_with_env(const std::vector<std::string>& args, const std::string& input,
+                           const std::vector<std::string>& env);
 
 // A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {
