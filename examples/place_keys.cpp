@@ -1,7 +1,7 @@
 // place_keys CLUSTER.json KEYS: the owner of every key of a file, as `hrw place` prints it
-// (CSV key,owner). A program built against the installed hrw package: README, "Use it as a
-// library"; CI builds it with find_package and with pkg-config and compares its output
-// with the CLI's.
+// (CSV key,owner). A program built against the installed hrw package (docs/api.md, "Getting
+// it"); CI builds it with find_package and with pkg-config and compares its output with
+// the CLI's.
 #include <cstdio>
 #include <exception>
 #include <string>

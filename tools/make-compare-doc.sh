@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the measured parts of docs/compare.md and README.md (the table between the
-# compare-table markers) and docs/compare.svg from
+# Regenerates the measured parts of docs/compare.md (the table between the compare-table
+# markers) and docs/compare.svg from
 #   hrw compare --sample 1000000 --from 10 --to 11
 # Usage: tools/make-compare-doc.sh [PATH_TO_HRW]   (default: build/hrw, built if missing)
 # The ns/key column depends on the machine: rerun it where you want the timings to mean
@@ -19,7 +19,7 @@ trap 'rm -f "$table"' EXIT
 "$HRW" "${ARGS[@]}" --svg "$ROOT/docs/compare.svg" > "$table"
 
 # Replace everything between the markers with the fresh table in a code block.
-for DOC in "$ROOT/docs/compare.md" "$ROOT/README.md"; do
+for DOC in "$ROOT/docs/compare.md"; do
   awk -v table="$table" -v cmd="hrw ${ARGS[*]}" '
     /<!-- compare-table:begin -->/ {
       print

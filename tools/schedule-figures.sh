@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The figures of docs/plan.md ("Rounds", "Staged plans"): schedules and staged plans on
-# 10^6 keys with log-normal sizes (median e^10 ≈ 22 kB, σ = 1.5), for the README's
-# 10 -> 12 change and for a mixed change. Usage: tools/schedule-figures.sh [BUILD_DIR] [KEYS]
+# 10^6 keys with log-normal sizes (median e^10 ≈ 22 kB, σ = 1.5), for the 10 -> 12 change
+# of docs/plan.md's worked migration and for a mixed change.
+# Usage: tools/schedule-figures.sh [BUILD_DIR] [KEYS]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HRW="$(cd "${1:-$ROOT/build}" && pwd)/hrw"
