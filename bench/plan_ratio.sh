@@ -2,7 +2,7 @@
 # The fused plan kernel against one-view placement, from hrw_bench: keys/s of
 # plan/<T>/fmix/<w>/R1/t1/prefix/100to101 (100 -> 101 nodes, both views in one walk of the
 # union trie) over place/<T>/fmix/<w>/R1/t1/prefix/101 (one view of the same 101 ids).
-# Targets (bench/README.md, "The fused plan kernel"): >= 0.85 unweighted, >= 0.75 weighted, at AVX3 and AVX2.
+# Two placements per key would give 0.5; figures: docs/performance.md, "`hrw plan` end to end".
 #
 #   bench/plan_ratio.sh [HRW_BENCH] [RUNS]     (defaults: build/bench/hrw_bench, 5)
 #

@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end `hrw plan` throughput against the placement kernels alone, on the same keys
-# and views (N keys, 100 -> 101 nodes). Target: plan >= 70% of the kernel-only keys/s.
+# End-to-end `hrw plan` throughput, the whole process, on generated keys and views (KEYS
+# keys, 100 -> 101 nodes); docs/performance.md, "`hrw plan` end to end".
 #
 #   bench/plan_throughput.sh [HRW_BINARY] [KEYS] [BASE_HRW]   (defaults: build/hrw, 10000000)
 #
-# Kernel-only = `hrw plan --kernel-only` (hidden option): the keys are read into memory
-# first, then only the placement runs, for both views (fused when they allow it), chunk
-# by chunk, as the plan does. With BASE_HRW (another build, e.g. of the previous commit)
-# its `hrw plan` runs on the same input, alternating with HRW_BINARY's, and the script
-# prints the ratio of the two plans' keys/s (best of each).
-# Peak RSS comes from one more run under /usr/bin/time -v when available.
+# With BASE_HRW (another build, e.g. of the previous commit) its `hrw plan` runs on the same
+# input, alternating with HRW_BINARY's, and the script prints the ratio of the two plans'
+# keys/s (best of each). Peak RSS comes from one more run under /usr/bin/time -v when
+# available.
 set -euo pipefail
 
 HRW=${1:-build/hrw}
@@ -35,9 +33,8 @@ KEYFILE="$WORK/sample/keys.txt"
 cat "$KEYFILE" > /dev/null  # warm the page cache: measure hrw, not the disk
 
 echo "== $KEYS keys, 100 -> 101 nodes, $(nproc) cores, $HRW${BASE:+ (base: $BASE)}"
-plan() { "$HRW" plan --from "$WORK/from.json" --to "$WORK/to.json" --keys "$KEYFILE" "$@"; }
 # Wall seconds of one `hrw plan` by binary $1 ($EPOCHREALTIME, not $(date): a date process
-# before and after would add its own start-up, ~6 ms here, to the interval).
+# before and after would add its own start-up, milliseconds, to the interval).
 timed_plan() {
   local start end
   start=$EPOCHREALTIME
@@ -45,17 +42,12 @@ timed_plan() {
   end=$EPOCHREALTIME
   echo "$end - $start" | bc -l
 }
-# Best of RUNS for both, kernel-only and plan runs alternating: the machine may be shared,
-# the best run is the least disturbed, and alternating exposes both to the same drift.
+# Best of RUNS for each binary, their runs alternating: the machine may be shared, the best
+# run is the least disturbed, and alternating exposes both to the same drift.
 RUNS=${RUNS:-3}
-kernel_rate=0
 plan_s=999999
 base_s=999999
 for ((r = 0; r < RUNS; r++)); do
-  kernel=$(plan --out "$WORK/unused" --kernel-only)
-  echo "$kernel"
-  rate=$(sed -E 's/.* ([0-9]+) keys\/s/\1/' <<< "$kernel")
-  if ((rate > kernel_rate)); then kernel_rate=$rate; fi
   s=$(timed_plan "$HRW")
   printf 'plan run: %.3f s\n' "$s"
   if (( $(echo "$s < $plan_s" | bc -l) )); then plan_s=$s; fi
@@ -68,7 +60,6 @@ done
 plan_rate=$(echo "$KEYS / $plan_s" | bc -l)
 head -1 "$WORK/plan.err"
 printf 'plan end to end (best): %.3f s, %.0f keys/s\n' "$plan_s" "$plan_rate"
-printf 'plan / kernel-only (best of each): %.1f%%  (target >= 70%%)\n' "$(echo "100 * $plan_rate / $kernel_rate" | bc -l)"
 if [[ -n $BASE ]]; then
   printf 'base plan end to end (best): %.3f s, %.0f keys/s\n' "$base_s" "$(echo "$KEYS / $base_s" | bc -l)"
   printf 'plan / base plan keys/s (best of each): %.2fx\n' "$(echo "$base_s / $plan_s" | bc -l)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the hrw_bench cases behind the ratio table of bench/README.md and prints it.
+# Runs the hrw_bench cases behind the kernel table of docs/performance.md ("The kernel
+# against its bound") and prints their ratios, rates and bounds.
 #
 #   bench/run-ratios.sh                    # run, then print the table
 #   bench/run-ratios.sh --json out.json    # print the table of an earlier run's JSON

@@ -3,8 +3,7 @@
 // hwy/targets.h), but the chosen target and the CPU detection are hrw's own
 // (kernels/targets.cc, kernels/cpu_targets.cc). So the kernels need only Highway's headers
 // at run time: Debian's libhwy.so.1.0.3 calibrates a benchmark timer when it is loaded,
-// 3–4 ms of every process on the VMs measured (bench/PLAN.md, "Process start without
-// libhwy.so").
+// milliseconds added to every process's start.
 //
 // Use as HWY_EXPORT / HWY_DYNAMIC_DISPATCH, inside `#if HWY_ONCE`:
 //   HRW_EXPORT(RunBatchImpl);

@@ -1,7 +1,7 @@
 // A growable array that leaves new elements uninitialised, for buffers that are filled
 // again and again (key batches, read buffers): zero-filling memory that is about to be
-// overwritten costs a page fault per 4 KiB on first touch, and that showed in the plan
-// profile (bench/PLAN.md).
+// overwritten costs a page fault per 4 KiB on first touch, and that showed in the plan's
+// profile.
 #pragma once
 #include <algorithm>
 #include <cstddef>

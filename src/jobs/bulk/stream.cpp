@@ -75,7 +75,7 @@ void stream_serially(Stream& s) {
 // token never waits for one. A thread takes the free slot it used last when there is one
 // (oneTBB carries an item from the first stage on through the parallel one on the same
 // thread): the slot's buffers are then still in that core's cache, where another core
-// would first have to fetch every line it writes (bench/PLAN.md, "Slots kept by thread").
+// would first have to fetch every line it writes.
 class Slots {
  public:
   explicit Slots(std::size_t threads) : tokens_(2 * threads), work_(tokens_ + 1), last_user_(work_.size(), -1) {

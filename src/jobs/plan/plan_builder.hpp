@@ -31,7 +31,7 @@ class MoveSink {
   // A sink that writes each move as this format's row, in input order, returns the format:
   // the plan then renders each moved key's row without its batch on the thread that placed
   // the chunk (PlanBuilder::digest, in parallel) and hands it over with the move, so that
-  // the in-order step only adds batch numbers (bench/PLAN.md, "On the AMD EPYC (Zen 5) again").
+  // the in-order step, which takes one chunk at a time, only adds batch numbers.
   virtual const MoveCsv* row_format() const { return nullptr; }
   // add_move with the row row_format() rendered for it (`key,from,to` and the LF).
   virtual void add_move(const KeyChunk& chunk, std::size_t i, std::uint32_t from, std::uint32_t to,

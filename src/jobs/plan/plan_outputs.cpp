@@ -57,7 +57,7 @@ void PlanOutputs::Tap::key_changed(const KeyChunk& chunk, std::size_t i, std::sp
 void PlanOutputs::take(TakenRows& taken) {
   // Pieces of 64 KiB and their strings' room stay below glibc's mmap threshold (128 KiB):
   // heap memory, reused, where bigger strings would be mapped and faulted in anew each
-  // time they grow (bench/PLAN.md, "Slots kept by thread").
+  // time they grow.
   constexpr std::size_t kTakeBytes = std::size_t{1} << 16;
   taken.moves.clear();
   taken.transitions.clear();
