@@ -8,8 +8,7 @@ of 2 worker processes x 1 thread over 127.0.0.1 (up before the clocks start):
   dataframe   hrw.dask.plan over dask.dataframe.read_csv of the same files (the older path).
 
 Each is checked against the CLI's summary.json. Then where the workers' time goes in
-plan_files: compute time per task kind (distributed's task stream), and inside the plan
-tasks the C++ stages (reading + parsing, placing, accounting), from hrw's stage timers.
+plan_files: compute time per task kind (distributed's task stream).
 
 Usage: PYTHONPATH=BUILD/python /usr/bin/python3 -P bench/python_dask_plan.py --cli BUILD/hrw
        [--keys 100000000] [--files 20] [--repeats 3] [--dataframe-repeats 1] [--dir DIR]
@@ -40,26 +39,6 @@ def write_inputs(tmp, cli, keys, files):
         with open(f"{tmp}/{name}.json", "w") as f:
             json.dump({"version": version, "nodes": [f"node-{i:03d}" for i in range(n)]}, f)
     return paths
-
-
-def install_stage_timer():
-    """On a worker: time hrw's C++ stages inside every plan task (_plan_range, times=True)."""
-    from hrw import _hrw
-    if not hasattr(_hrw, "_bench_inner"):
-        _hrw._bench_inner = _hrw._plan_range
-
-        def timed(*args, **kwargs):
-            result = _hrw._bench_inner(*args, times=True, **kwargs)
-            for k, v in result.pop("seconds").items():
-                _hrw._bench_stages[k] = _hrw._bench_stages.get(k, 0.0) + v
-            return result
-        _hrw._plan_range = timed
-    _hrw._bench_stages = {}
-
-
-def read_stage_timer():
-    from hrw import _hrw
-    return _hrw._bench_stages
 
 
 def task_kind(key):
@@ -98,18 +77,14 @@ def main():
             expected = json.load(f)
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            client.run(install_stage_timer)
             out = f"{tmp}/files"
             files_s = timed(a.repeats, lambda: hrw.dask.plan_files(paths, view_a, view_b, out=out))
             assert files_s[3] == expected, "plan_files differs from hrw plan"
-            client.run(install_stage_timer)  # one more run, observed
+            # one more run, observed
             with get_task_stream(client) as ts:
                 t0 = time.perf_counter()
                 hrw.dask.plan_files(paths, view_a, view_b, out=out)
                 observed = time.perf_counter() - t0
-            stages = collections.Counter()
-            for s in client.run(read_stage_timer).values():
-                stages.update(s)
             ddf = dd.read_csv(paths, blocksize=None, header=None, names=["key"], dtype={"key": object},
                               keep_default_na=False, na_filter=False)
             frame_s = timed(a.dataframe_repeats,
@@ -133,11 +108,6 @@ def main():
           f"({busy / (2 * observed) * 100:.0f}% of 2 workers' wall); per task kind:")
     for kind, sec in per_kind.most_common():
         print(f"  {kind:<16} {sec:7.2f} s  {100 * sec / busy:5.1f}%")
-    wall = stages.get("wall", 0.0)
-    print(f"inside the plan tasks' C++ ({wall:.2f} s): read+parse {stages.get('read', 0):.2f} s, "
-          f"place {stages.get('place', 0):.2f} s, account {stages.get('digest', 0) + stages.get('consume', 0):.2f} s; "
-          f"outside hrw's C++ (Dask, pickling, Python): {2 * observed - wall:.2f} s of the 2 workers' wall")
-
 
 if __name__ == "__main__":
     main()
