@@ -209,6 +209,6 @@ TEST_CASE("a bad --target or HRW_TARGET is one line, exit 2, naming its source",
 TEST_CASE("hrw --version names the version and the runnable targets", "[targets][cli]") {
   const auto res = hrw::test::run_hrw({"--version"});
   REQUIRE(res.exit_code == 0);
-  CHECK_THAT(res.out, StartsWith(std::string("hrw ") + HRW_TEST_VERSION + "\n"));
+  CHECK_THAT(res.out, StartsWith(std::string("hrw ") + HRW_TEST_VERSION + "\nplacement contract v4\n"));
   for (const hrw::SimdTarget& t : hrw::runnable_targets()) CHECK_THAT(res.out, Contains(" " + t.name));
 }

@@ -72,7 +72,8 @@ void print_options(CLI::App& app) {
 std::string version_text() {
   std::string targets;
   for (const hrw::SimdTarget& t : hrw::runnable_targets()) targets += " " + t.name;
-  return fmt::format("hrw {}\nSIMD targets runnable here (best first):{}", HRW_VERSION, targets);
+  return fmt::format("hrw {}\nplacement contract v{}\nSIMD targets runnable here (best first):{}", HRW_VERSION,
+                     HRW_CONTRACT_VERSION, targets);
 }
 
 // --target NAME, else $HRW_TARGET (read by the library): forced before the command runs, so
