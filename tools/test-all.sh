@@ -12,7 +12,17 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc)"
-stage() { echo; echo "=== $* ($(date +%H:%M:%S))"; }
+# Each stage's wall time is printed when the next begins, and all of them at the end.
+STAGE_NAME="" STAGE_START=$SECONDS TIMES=()
+stage() {
+  if [[ -n $STAGE_NAME ]]; then
+    local took=$((SECONDS - STAGE_START))
+    TIMES+=("$(printf '%5d s  %s' "$took" "$STAGE_NAME")")
+    echo "=== took ${took} s: $STAGE_NAME"
+  fi
+  STAGE_NAME="${*%% (*}" STAGE_START=$SECONDS
+  echo; echo "=== $* ($(date +%H:%M:%S))"
+}
 # ccache, when the machine has it, serves every build tree below (CMake reads these as the
 # launchers' defaults); a machine without it builds from scratch, as before.
 if command -v ccache >/dev/null; then
@@ -71,3 +81,6 @@ stage "system files untouched"
 [[ -c /dev/null ]] || { echo "/dev/null is no longer a character device" >&2; exit 1; }
 
 stage "all passed"
+echo "stage times (wall):"
+printf '  %s\n' "${TIMES[@]}"
+echo "  total: $((SECONDS / 60)) min $((SECONDS % 60)) s"
