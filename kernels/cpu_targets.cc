@@ -1,7 +1,7 @@
 // Which Highway targets this CPU runs, detected as Highway 1.0.3's hwy::SupportedTargets()
 // detects them (hwy/targets.cc of that release: the same feature groups, the same OS
 // checks), so that the kernels can dispatch without libhwy.so (kernels/dispatch.hpp).
-// tests/test_targets.cpp checks the two agree on every machine and qemu CPU the suite runs
+// tests/engine/targets.cpp checks the two agree on every machine and qemu CPU the suite runs
 // on; a target wrongly reported here would run instructions the CPU lacks.
 #include <cstdint>
 

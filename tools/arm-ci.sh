@@ -218,7 +218,7 @@ for entry in "${CPUS[@]}"; do
     printf '%s\n' "$detect" | tail -n 1 | sed "s/^/    [$name detection] /"
   else
     printf '%s\n' "$detect" | sed "s/^/    [$name detection] /"
-    fails+=("-cpu $cpu: hrw's target detection differs from Highway's (tests/test_targets.cpp)")
+    fails+=("-cpu $cpu: hrw's target detection differs from Highway's (tests/engine/targets.cpp)")
   fi
   ran=()
   for tgt in SVE2_128 SVE_256 SVE2 SVE NEON; do

@@ -1,6 +1,6 @@
 // The one generator of random cluster views and keys, deterministic from a seed: `hrw
-// verify` (src/core/verify.cpp) and the property tests (tests/random_cluster.hpp,
-// tests/random_hierarchy.hpp) draw from it. What a shape leaves unset is drawn from the
+// verify` (src/core/verify.cpp) and the property tests (tests/support/random_cluster.hpp,
+// tests/support/random_hierarchy.hpp) draw from it. What a shape leaves unset is drawn from the
 // stream, in the order `hrw verify` has always drawn it, so verify's checks stay the same.
 // Internal to the library (tests reach it through hrw_internal).
 #pragma once

@@ -21,7 +21,7 @@
 #include "hrw/csv.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/reference.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using hrw::test::names;
 using hrw::test::run_hrw;

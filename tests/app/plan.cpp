@@ -12,7 +12,7 @@
 #include "hrw/output.hpp"
 #include "hrw/reference.hpp"
 #include "plan_specs.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 #include "plan/plan_builder.hpp"
 #include "output/move_rows.hpp"
 

@@ -9,7 +9,7 @@
 #include "hrw/key_source.hpp"
 #include "hrw/progress.hpp"
 #include "hrw/targets.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using hrw::KeyChunk;
 using hrw::KeyFormat;

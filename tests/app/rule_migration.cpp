@@ -20,7 +20,7 @@
 #include "hrw/reference.hpp"
 #include "plan_execution.hpp"
 #include "plan_specs.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using namespace hrw;
 using hrw::test::execute;

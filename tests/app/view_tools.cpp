@@ -14,7 +14,7 @@
 #include "hrw/reference.hpp"
 #include "hrw/view_json.hpp"
 #include "plan_specs.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using namespace hrw;
 using Catch::Matchers::Contains;

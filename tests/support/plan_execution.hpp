@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hrw/csv.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 namespace hrw::test {
 

@@ -11,7 +11,7 @@
 #include "hrw/output.hpp"
 #include "hrw/view_json.hpp"
 #include "plan_specs.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using namespace hrw;
 

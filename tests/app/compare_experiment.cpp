@@ -12,7 +12,7 @@
 #include "hrw/compare.hpp"
 #include "output/svg_chart.hpp"
 #include "test_scale.hpp"
-#include "test_svg_xml_check.hpp"
+#include "svg_xml_check.hpp"
 
 using namespace hrw::compare;
 

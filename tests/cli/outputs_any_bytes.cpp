@@ -10,8 +10,8 @@
 #include "hrw/cluster_view.hpp"
 #include "hrw/csv.hpp"
 #include "hrw/reference.hpp"
-#include "test_support_bulk.hpp"
-#include "test_svg_xml_check.hpp"
+#include "bulk_support.hpp"
+#include "svg_xml_check.hpp"
 
 using hrw::test::read_file;
 using hrw::test::run_hrw;

@@ -13,7 +13,7 @@
 #include "hrw/plan.hpp"
 #include "hrw/reference.hpp"
 #include "plan_specs.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using namespace hrw;
 using hrw::test::holders;

@@ -16,7 +16,7 @@
 #include "hrw/plan.hpp"
 #include "hrw/plan_parts.hpp"
 #include "hrw/reference.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 #include "output/move_rows.hpp"
 
 using namespace hrw;

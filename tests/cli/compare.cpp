@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "test_svg_xml_check.hpp"
+#include "svg_xml_check.hpp"
 
 using hrw::test::run_hrw;
 using hrw::test::TempDir;

@@ -15,7 +15,7 @@
 #include "hrw/cluster_view.hpp"
 #include "hrw/reference.hpp"
 #include "hrw/view_json.hpp"
-#include "test_support_bulk.hpp"
+#include "bulk_support.hpp"
 
 using namespace hrw;
 using test::run_hrw;

@@ -6,7 +6,7 @@
 
 #include "cli_runner.hpp"
 #include "output/svg_chart.hpp"
-#include "test_svg_xml_check.hpp"
+#include "svg_xml_check.hpp"
 
 using hrw::test::count_in_panel;
 using hrw::test::xml_wellformedness_error;
