@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hrw {
 
@@ -24,6 +25,16 @@ enum class Setting {
   load_factor,
   hierarchy_list,
   partial_results,
+  // A plan's settings (docs/plan.md, "Options that go together").
+  batch_size,
+  max_moves_per_node,
+  max_bytes_per_node,
+  node_bandwidth,
+  max_moved_fraction,
+  cap_by,
+  chart_file,
+  placement_file,
+  thread_count,
 };
 
 // The concept's name as library messages use it ("replica count", "weight list", ...).
@@ -47,15 +58,43 @@ class InputError : public std::runtime_error {
   // what() is setting_name(setting) + detail + hint_text(hint); detail starts with its own
   // separator (" must be at least 1", ": 3 weights for 2 nodes").
   InputError(Setting setting, std::string detail, Hint hint = Hint::none);
+  // An error about two or more settings ("batch size excludes max moves per node"): each
+  // "{}" of `detail` stands for one of `mentioned`, in order, named the way `setting` is.
+  InputError(Setting setting, std::string detail, std::vector<Setting> mentioned);
 
   Setting setting() const { return setting_; }
   const std::string& detail() const { return detail_; }
   Hint hint() const { return hint_; }
+  const std::vector<Setting>& mentioned() const { return mentioned_; }
+  // The message with every setting named by `name` (a front end's flag or keyword; an
+  // empty name falls back to setting_name), without the hint.
+  template <class Name>
+  std::string worded(Name&& name) const {
+    auto named = [&](Setting s) {
+      const std::string_view n = name(s);
+      return std::string(n.empty() ? setting_name(s) : n);
+    };
+    return named(setting_) + fill(detail_, mentioned_, named);
+  }
 
  private:
+  template <class Named>
+  static std::string fill(const std::string& detail, const std::vector<Setting>& mentioned, Named&& named) {
+    std::string out;
+    std::size_t from = 0;
+    for (const Setting s : mentioned) {
+      const std::size_t at = detail.find("{}", from);
+      if (at == std::string::npos) break;
+      out.append(detail, from, at - from).append(named(s));
+      from = at + 2;
+    }
+    return out.append(detail, from, std::string::npos);
+  }
+
   Setting setting_ = Setting::none;
   std::string detail_;
   Hint hint_ = Hint::none;
+  std::vector<Setting> mentioned_;
 };
 
 // How every message shows bytes from the input (an id, a key, a cell, an option value):

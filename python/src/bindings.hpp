@@ -19,6 +19,15 @@ using ViewPtr = std::shared_ptr<ClusterView>;  // pybind11 holders are non-const
 // ("replicas") where the CLI names its flag ("--replicas").
 void register_errors();
 std::string python_message(const InputError& error);
+// The keyword argument that sets each setting ("" where Python has none).
+std::string_view keyword_for(Setting setting);
+
+// A Python integer (or None: not given) for an unsigned setting: anything int() takes
+// without loss, then the setting's own bound (request/setting_ranges.hpp), which also
+// words a negative or huge value. TypeError naming the keyword for a non-integer.
+std::optional<std::uint64_t> given_integer(const pybind11::object& value, Setting setting);
+// A plan's batch size from its keyword (None: the default), checked by the plan's front door.
+std::uint64_t batch_size_of(const pybind11::object& value);
 
 // A request from Python keywords (None / False: not given): range-checked, resolved against
 // the view's rule (contract §8), validated, and the §8 warning issued as a UserWarning.

@@ -86,14 +86,14 @@ std::string merge_place_stats(const ViewPtr& view, long long replicas, const std
 py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& path,
                     const std::optional<std::string>& format, const std::optional<Range>& range,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                    unsigned threads, long long batch_size, bool moved_keys) {
-  if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
+                    unsigned threads, const py::object& batch_size, bool moved_keys) {
+  const std::uint64_t batch = batch_size_of(batch_size);  // with the GIL: it reads a Python int
   const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads);
   const KeyInput in = key_input(path, format, range);
   FilePlanPart part;
   {
     py::gil_scoped_release release;
-    part = plan_file_part(requests, in, static_cast<std::uint64_t>(batch_size), {!moved_keys, moved_keys});
+    part = plan_file_part(requests, in, batch, {!moved_keys, moved_keys});
   }
   py::dict out;
   out["summary"] = summary_json(part.summary);
@@ -115,14 +115,14 @@ py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& p
 }
 
 py::bytes number_rows(const py::bytes& rows, const py::array_t<std::uint64_t, py::array::c_style>& starts,
-                      std::uint64_t first_row, long long batch_size) {
-  if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
+                      std::uint64_t first_row, const py::object& batch_size) {
+  const std::uint64_t batch = batch_size_of(batch_size);  // with the GIL: it reads a Python int
   const std::string_view text(rows);
   const std::span<const std::uint64_t> at(starts.data(), static_cast<std::size_t>(starts.size()));
   std::string numbered;
   {
     py::gil_scoped_release release;
-    numbered = number_move_rows(text, at, first_row, static_cast<std::uint64_t>(batch_size));
+    numbered = number_move_rows(text, at, first_row, batch);
   }
   return py::bytes(numbered);
 }

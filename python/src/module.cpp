@@ -21,6 +21,8 @@
 #include "hrw/plan.hpp"
 #include "hrw/output.hpp"
 #include "hrw/plan_folder.hpp"
+#include "request/plan_settings.hpp"
+#include "request/setting_ranges.hpp"
 #include "hrw/plan_parts.hpp"
 #include "hrw/select.hpp"
 #include "hrw/version.hpp"
@@ -41,15 +43,10 @@ Engine engine_named(const std::string& name) {
 
 PlaceOptions place_options(long long replicas, const std::optional<std::string>& distinct,
                            bool partial, unsigned threads, const std::string& engine) {
-  // A Python int can be anything: refuse what uint32 cannot hold in the library's words.
-  // Refused, not clamped: the CLI's --replicas range (docs/errors.md), in the library's words.
-  if (replicas < 1)
-    throw InputError(Setting::replica_count, fmt::format(" must be at least 1, got {}", replicas));
-  if (replicas > static_cast<long long>(std::numeric_limits<std::uint32_t>::max()))
-    throw InputError(Setting::replica_count, fmt::format(" must be at most {}, got {}",
-                                                         std::numeric_limits<std::uint32_t>::max(), replicas));
+  // A Python int can be anything: the replica count's one bound (setting_ranges.hpp) refuses it.
+  if (replicas < 0) refuse_integer(Setting::replica_count, std::to_string(replicas));
   PlaceOptions o;
-  o.replicas = static_cast<std::uint32_t>(replicas);
+  o.replicas = static_cast<std::uint32_t>(checked_integer(Setting::replica_count, static_cast<std::uint64_t>(replicas)));
   o.distinct_label = distinct.value_or("");
   o.allow_partial = partial;
   o.threads = threads;
@@ -163,12 +160,11 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                     const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& bytes,
                     const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& requests,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                    unsigned threads, long long batch_size, std::uint64_t first_row, bool rows,
+                    unsigned threads, const py::object& batch_size, std::uint64_t first_row, bool rows,
                     const std::string& engine) {
-  if (batch_size < 1) throw py::value_error(fmt::format("batch_size must be at least 1, got {}", batch_size));
   PartOptions options;
+  options.batch_size = batch_size_of(batch_size);
   const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
-  options.batch_size = static_cast<std::uint64_t>(batch_size);
   options.first_row = first_row;
   options.rows = rows;
   const PyKeys input(keys);
@@ -186,7 +182,7 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
 
 // `replicas`, `distinct`, `partial`: as given to the parts (None: not given); each view then
 // places by its own rule (contract §8), as in the parts.
-std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long long> replicas, long long batch_size,
+std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long long> replicas, const py::object& batch_size,
                   const std::vector<std::string>& parts, const std::optional<std::string>& distinct,
                   bool partial) {
   std::vector<PlanSummary> summaries;
@@ -194,72 +190,53 @@ std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long lon
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, 0);
   const PlanRequests r = options_for_plan(*from, *to, asked, {replicas.has_value(), distinct.has_value(), partial});
   return summary_json(merge_summaries(*from, *to, r.from.options(), r.to.options(),
-                                      static_cast<std::uint64_t>(batch_size), summaries));
+                                      batch_size_of(batch_size), summaries));
 }
 
 // ---- hrw.plan(out=DIR), hrw.plan_from_placement, hrw.check: the CLI's jobs ----
 
 using LoadColumn = std::optional<py::array_t<std::uint64_t, py::array::c_style>>;
 
-// The CLI's --max-moves-per-node, --max-bytes-per-node and --node-bandwidth ranges, in
-// the keywords' names.
-std::optional<std::uint64_t> limit_value(std::optional<long long> value, const char* name, long long most) {
-  if (!value) return std::nullopt;
-  if (*value < 1 || *value > most)
-    throw py::value_error(fmt::format("{} must be in [1, {}], got {}", name, most, *value));
-  return static_cast<std::uint64_t>(*value);
-}
-
-ScheduleLimits schedule_limits(std::optional<long long> max_moves, std::optional<long long> max_bytes,
-                               std::optional<long long> node_bandwidth) {
-  constexpr long long kMost = std::numeric_limits<long long>::max();
-  ScheduleLimits limits;
-  limits.max_moves_per_node = limit_value(max_moves, "max_moves_per_node", kMost);
-  limits.max_bytes_per_node = limit_value(max_bytes, "max_bytes_per_node", kMost);
-  limits.node_bandwidth = limit_value(node_bandwidth, "node_bandwidth", 1'000'000'000'000'000);
-  if (limits.node_bandwidth && !limits.any())
-    throw py::value_error("node_bandwidth: estimates rounds: give max_moves_per_node or max_bytes_per_node");
-  return limits;
-}
-
-// batch_size as the CLI's --batch-size: 1000 when not given; rounds replace batches.
-std::uint64_t batch_size_for(std::optional<long long> batch_size, const ScheduleLimits& limits) {
-  constexpr long long kMaxBatchSize = 1'000'000'000'000;  // the CLI's bound
-  if (!batch_size) return 1000;
-  if (limits.any())
-    throw py::value_error(fmt::format("batch_size excludes {}", limits.max_moves_per_node ? "max_moves_per_node"
-                                                                                           : "max_bytes_per_node"));
-  if (*batch_size < 1 || *batch_size > kMaxBatchSize)
-    throw py::value_error(fmt::format("batch_size must be in [1, {}], got {}", kMaxBatchSize, *batch_size));
-  return static_cast<std::uint64_t>(*batch_size);
+// A plan's settings from Python's keywords, as given: the front door checks them
+// (request/plan_settings.hpp), exactly as it checks the CLI's flags.
+PlanSettings plan_settings(const py::object& replicas, const std::optional<std::string>& distinct, bool partial,
+                           unsigned threads, const py::object& batch_size, const py::object& max_moves_per_node,
+                           const py::object& max_bytes_per_node, const py::object& node_bandwidth,
+                           bool transitions, const std::string& svg) {
+  PlanSettings s;
+  s.replicas = given_integer(replicas, Setting::replica_count);
+  s.distinct = distinct;
+  s.partial = partial;
+  s.threads = threads;
+  s.batch_size = given_integer(batch_size, Setting::batch_size);
+  s.max_moves_per_node = given_integer(max_moves_per_node, Setting::max_moves_per_node);
+  s.max_bytes_per_node = given_integer(max_bytes_per_node, Setting::max_bytes_per_node);
+  s.node_bandwidth = given_integer(node_bandwidth, Setting::node_bandwidth);
+  s.transitions = transitions;
+  s.svg = svg;
+  return s;
 }
 
 // `hrw plan --from A --to B --keys K --out DIR` over keys in memory: run_plan, or
 // run_staged_plan with max_moved_fraction. Returns DIR/summary.json's text.
 std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys, const LoadColumn& bytes,
-                        const LoadColumn& requests, std::optional<long long> replicas,
+                        const LoadColumn& requests, const py::object& replicas,
                         const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                        std::optional<long long> batch_size, const std::string& engine,
-                        std::optional<long long> max_moves_per_node, std::optional<long long> max_bytes_per_node,
-                        std::optional<long long> node_bandwidth, std::optional<double> max_moved_fraction,
-                        const std::optional<std::string>& cap_by, bool transitions, const std::string& svg,
-                        const std::string& out, const std::optional<std::vector<std::string>>& parts) {
-  PlanJob job;
-  job.limits = schedule_limits(max_moves_per_node, max_bytes_per_node, node_bandwidth);
-  job.batch_size = batch_size_for(batch_size, job.limits);
-  const std::optional<CapBy> cap = cap_by_named(cap_by.value_or("keys"));
-  if (!cap) throw py::value_error(fmt::format("cap_by must be \"keys\", \"bytes\" or \"keys,bytes\", got {}",
-                                              quote_for_message(*cap_by)));
-  if (cap_by && !max_moved_fraction) throw py::value_error("cap_by requires max_moved_fraction");
-  if (max_moved_fraction && !svg.empty()) throw py::value_error("svg is not written for staged plans");
-  if (max_moved_fraction && !(*max_moved_fraction > 0 && *max_moved_fraction <= 1))
-    throw py::value_error(fmt::format("max_moved_fraction must be in (0, 1], got {}", *max_moved_fraction));
-  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
-  job.place = rules.from.options();  // a staged plan validates each step's views itself
-  if (!rules.same_rule()) job.place_to = rules.to.options();
+                        const py::object& batch_size, const std::string& engine, const py::object& max_moves_per_node,
+                        const py::object& max_bytes_per_node, const py::object& node_bandwidth,
+                        std::optional<double> max_moved_fraction, const std::optional<std::string>& cap_by,
+                        bool transitions, const std::string& svg, const std::string& out,
+                        const std::optional<std::vector<std::string>>& parts) {
+  PlanSettings settings = plan_settings(replicas, distinct, partial, threads, batch_size, max_moves_per_node,
+                                        max_bytes_per_node, node_bandwidth, transitions, svg);
+  settings.engine = engine_named(engine);
+  settings.max_moved_fraction = max_moved_fraction;
+  settings.cap_by = cap_by;
+  const ValidPlan plan = check_plan(settings, [&] { return ViewPair{from.get(), to.get()}; });
+  warn_distinct(*from, plan.rules.from.options());
+  warn_distinct(*to, plan.rules.to.options());
+  PlanJob job = plan.job();
   job.out_dir = out;
-  job.svg = svg;
-  job.transitions = transitions;
   const PyKeys input(keys);
   const KeysInMemory memory{input.view(),
                             {loads_of(bytes, "bytes", input.view().size()),
@@ -268,37 +245,33 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   // hrw.dask with rounds: `keys` are the parts' moved keys, `parts` their summaries.
   std::optional<PlanSummary> all_keys;
   if (parts) {
-    if (max_moved_fraction) throw py::value_error("max_moved_fraction: a staged plan measures every key, not parts");
+    if (plan.staged()) throw py::value_error("max_moved_fraction: a staged plan measures every key, not parts");
     std::vector<PlanSummary> summaries;
     for (const std::string& p : *parts) summaries.push_back(parse_summary_json(p));
-    all_keys = merge_summaries(*from, *to, rules.from.options(), rules.to.options(), job.batch_size, summaries);
+    all_keys = merge_summaries(*from, *to, plan.rules.from.options(), plan.rules.to.options(), job.batch_size,
+                               summaries);
     job.all_keys = &*all_keys;
   }
-  if (!max_moved_fraction) {
+  if (!plan.staged()) {
     py::gil_scoped_release release;
-    return summary_json(run_plan(rules, job));
+    return summary_json(run_plan(plan.rules, job));
   }
-  StagedPlanJob staged;
+  StagedPlanJob staged = plan.staged_job();
   staged.step = job;
-  staged.max_moved_fraction = *max_moved_fraction;
-  staged.cap_by = *cap;
   py::gil_scoped_release release;
   return staged_summary_json(run_staged_plan(*from, *to, staged));
 }
 
 // `hrw plan --from-placement CURRENT --to B [--out DIR]`: the summary's text.
-std::string plan_from_placement(const std::string& placement, const ViewPtr& to, std::optional<long long> replicas,
+std::string plan_from_placement(const std::string& placement, const ViewPtr& to, const py::object& replicas,
                                 const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                                std::optional<long long> batch_size, std::optional<long long> max_moves_per_node,
-                                std::optional<long long> max_bytes_per_node, std::optional<long long> node_bandwidth,
+                                const py::object& batch_size, const py::object& max_moves_per_node,
+                                const py::object& max_bytes_per_node, const py::object& node_bandwidth,
                                 bool transitions, const std::string& svg, const std::optional<std::string>& out) {
-  PlacementPlanJob job;
+  const PlanSettings settings = plan_settings(replicas, distinct, partial, threads, batch_size, max_moves_per_node,
+                                              max_bytes_per_node, node_bandwidth, transitions, svg);
+  PlacementPlanJob job = check_plan_from_placement(settings, [&] { return to.get(); });
   job.current.path = placement;
-  if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
-  job.limits = schedule_limits(max_moves_per_node, max_bytes_per_node, node_bandwidth);
-  job.batch_size = batch_size_for(batch_size, job.limits);
-  job.place = placement_plan_options(*to, place_options(replicas.value_or(1), distinct, partial, threads),
-                                     {replicas.has_value(), distinct.has_value(), partial});
   warn_distinct(*to, job.place);
   if (!out) {
     for (auto [name, given] : {std::pair{"max_moves_per_node", job.limits.max_moves_per_node.has_value()},
@@ -309,8 +282,6 @@ std::string plan_from_placement(const std::string& placement, const ViewPtr& to,
     return summary_json(measure_plan_from_placement(*to, job));
   }
   job.out_dir = *out;
-  job.svg = svg;
-  job.transitions = transitions;
   py::gil_scoped_release release;
   return summary_json(run_plan_from_placement(*to, job));
 }
@@ -414,9 +385,10 @@ void bind_functions(py::module_& m) {
         py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
         py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none());
   // hrw.dask: rounds' limits and batch_size refused before any task, in _plan_folder's words.
-  m.def("_check_schedule", [](std::optional<long long> max_moves, std::optional<long long> max_bytes,
-                              std::optional<long long> node_bandwidth, std::optional<long long> batch_size) {
-    batch_size_for(batch_size, schedule_limits(max_moves, max_bytes, node_bandwidth));
+  m.def("_check_schedule", [](const py::object& max_moves, const py::object& max_bytes,
+                              const py::object& node_bandwidth, const py::object& batch_size) {
+    check_plan_settings(plan_settings(py::none(), std::nullopt, false, 0, batch_size, max_moves, max_bytes,
+                                      node_bandwidth, false, ""));
   }, py::arg("max_moves_per_node"), py::arg("max_bytes_per_node"), py::arg("node_bandwidth"), py::arg("batch_size"));
   m.def("_plan_from_placement", &plan_from_placement, py::arg("placement"), py::arg("view_b"), py::kw_only(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,

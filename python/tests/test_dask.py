@@ -110,7 +110,7 @@ def test_dask_bad_inputs(client, data):
     for name, value in [("max_moved_fraction", 0.5), ("cap_by", "keys")]:
         with pytest.raises(ValueError, match=f"^{name}: not supported by hrw.dask.plan: a staged plan"):
             hrw.dask.plan(ddf, data["a"], data["b"], out=str(data["tmp"] / "x"), **{name: value})
-    for kwargs, words in [(dict(max_moves_per_node=0), "max_moves_per_node must be"),
+    for kwargs, words in [(dict(max_moves_per_node=0), "max_moves_per_node: must be an integer from 1 to"),
                           (dict(node_bandwidth=5), "node_bandwidth: estimates rounds"),
                           (dict(max_moves_per_node=5, batch_size=10), "batch_size excludes max_moves_per_node")]:
         with pytest.raises(ValueError, match=words):

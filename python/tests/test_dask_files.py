@@ -217,7 +217,7 @@ def test_bad_inputs_are_refused_before_any_task(data, tmp_path):
         (dict(paths=lines, blocksize=0), ValueError, "blocksize must be a positive number"),
         (dict(paths=lines, blocksize="lots"), ValueError, ""),
         (dict(paths=lines, keys_format="json"), ValueError, "keys_format: unknown format"),
-        (dict(paths=lines, replicas=0), ValueError, "replicas must be at least 1"),
+        (dict(paths=lines, replicas=0), ValueError, "replicas: must be an integer from 1 to 4294967295, got 0"),
         (dict(paths=lines, out=""), ValueError, "out: give the output folder"),
     ]
     for kwargs, error, words in cases:

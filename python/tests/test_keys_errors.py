@@ -91,9 +91,9 @@ def test_request_errors_carry_the_cli_message(tmp_path, view):
         with pytest.raises(ValueError) as e:
             hrw.select(v, b"k", **kwargs)
         assert str(e.value) == expected
-    with pytest.raises(ValueError, match="^replicas must be at least 1, got 0$"):
+    with pytest.raises(ValueError, match="^replicas: must be an integer from 1 to 4294967295, got 0$"):
         hrw.place(view, [b"k"], replicas=0)
-    with pytest.raises(ValueError, match="batch_size must be at least 1"):
+    with pytest.raises(ValueError, match="^batch_size: must be an integer from 1 to 1000000000000, got 0$"):
         hrw.plan(view, view, [b"k"], batch_size=0)
 
 

@@ -49,7 +49,7 @@ def test_dask_plan_whose_bytes_overflow_is_refused(tmp_path):
 
 def test_replica_counts_beyond_uint32_are_refused_not_clamped():
     a, _ = views()
-    with pytest.raises(ValueError, match=r"^replicas must be at most 4294967295, got 1099511627776$"):
+    with pytest.raises(ValueError, match=r"^replicas: must be an integer from 1 to 4294967295, got 1099511627776$"):
         hrw.place(a, [b"x"], replicas=2**40)
 
 

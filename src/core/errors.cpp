@@ -21,6 +21,15 @@ std::string_view setting_name(Setting setting) {
     case Setting::load_factor: return "load factor";
     case Setting::hierarchy_list: return "hierarchy list";
     case Setting::partial_results: return "partial results";
+    case Setting::batch_size: return "batch size";
+    case Setting::max_moves_per_node: return "moves per node";
+    case Setting::max_bytes_per_node: return "bytes per node";
+    case Setting::node_bandwidth: return "node bandwidth";
+    case Setting::max_moved_fraction: return "moved fraction";
+    case Setting::cap_by: return "cap";
+    case Setting::chart_file: return "chart file";
+    case Setting::placement_file: return "placement file";
+    case Setting::thread_count: return "thread count";
   }
   return "";
 }
@@ -45,6 +54,13 @@ InputError::InputError(Setting setting, std::string detail, Hint hint)
       setting_(setting),
       detail_(std::move(detail)),
       hint_(hint) {}
+
+InputError::InputError(Setting setting, std::string detail, std::vector<Setting> mentioned)
+    : std::runtime_error(std::string(setting_name(setting)) +
+                         fill(detail, mentioned, [](Setting s) { return std::string(setting_name(s)); })),
+      setting_(setting),
+      detail_(std::move(detail)),
+      mentioned_(std::move(mentioned)) {}
 
 std::string one_line(std::string_view message) {
   std::string out;

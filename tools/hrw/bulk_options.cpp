@@ -17,11 +17,11 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
                  "lines or csv (default: csv for *.csv, else lines; *.json, *.jsonl and *.ndjson "
                  "are refused unless given as lines)")
       ->check(CLI::IsMember({"lines", "csv"}));
-  add_unsigned(sub, "--replicas", o.replicas, 1, UINT32_MAX, "Replica count R, at most the node count");
+  add_unsigned(sub, "--replicas", o.replicas, Setting::replica_count, "Replica count R, at most the node count");
   sub.add_option("--distinct", o.distinct, "Replicas must differ in this label (failure domain)");
   sub.add_flag("--partial", o.partial, "Accept fewer replicas than R when domains run out");
   sub.add_flag("--quiet", o.quiet, "No table, summary or progress line on stderr (errors still)");
-  add_unsigned(sub, "--threads", o.threads, 0, kMaxThreads, "Worker threads, 0: all cores");
+  add_unsigned(sub, "--threads", o.threads, Setting::thread_count, "Worker threads, 0: all cores");
   // Hidden: tests pin that results do not depend on the chunking.
   add_unsigned(sub, "--chunk-size", o.chunk_keys, 1, kMaxChunkKeys, "Keys per chunk")->group("");
 }

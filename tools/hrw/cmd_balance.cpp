@@ -90,7 +90,7 @@ Runner add_balance(CLI::App& app) {
                "Version of the written view (default: B's + 1)");
   sub->add_option("--stats", args->stats, "Write per-node loads before/after as JSON to this file");
   sub->add_flag("--quiet", args->quiet, "No summary on stderr");
-  add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Threads (0: all cores)");
+  add_unsigned(*sub, "--threads", args->threads, Setting::thread_count, "Threads (0: all cores)");
   return [args, sub]() -> int {
     // First: oneTBB starts its workers while the views are read (thread_pool.hpp).
     const ThreadPool pool(args->threads);

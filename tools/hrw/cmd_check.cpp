@@ -88,12 +88,12 @@ Runner add_check(CLI::App& app) {
                   "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests), "
                   "or - for stdin")
       ->required();
-  add_unsigned(*sub, "--replicas", args->replicas, 1, UINT32_MAX, "Replica count R (default: the placement's)");
+  add_unsigned(*sub, "--replicas", args->replicas, Setting::replica_count, "Replica count R (default: the placement's)");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
   sub->add_option("--hierarchy", args->hierarchy,
                   "Comma-separated hierarchy labels, top level first (overrides the cluster file's)");
   sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
-  add_unsigned(*sub, "--threads", args->threads, 0, kMaxThreads, "Worker threads (0: all cores)");
+  add_unsigned(*sub, "--threads", args->threads, Setting::thread_count, "Worker threads (0: all cores)");
   sub->add_option("--format", args->format, "Report format: table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_flag("--quiet", args->quiet, "No report on stdout: the exit code tells");

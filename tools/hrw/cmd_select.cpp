@@ -31,7 +31,7 @@ Runner add_select(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("select", "Rank every node for one key (audit)");
   sub->add_option("key", args->key, "The key (bytes as given; may be empty)")->required();
   add_cluster_options(*sub, args->cluster);
-  add_unsigned(*sub, "--replicas", args->replicas, 1, UINT32_MAX, "Replica count R, at most the node count");
+  add_unsigned(*sub, "--replicas", args->replicas, Setting::replica_count, "Replica count R, at most the node count");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
   sub->add_flag("--partial", args->partial, "Accept fewer replicas than R when domains run out");
   sub->add_option("--format", args->format, "Output format")

@@ -21,7 +21,7 @@ Runner add_verify(CLI::App& app) {
                "(key, node) pairs to compare per target (default 2e7)");
   add_unsigned(*sub, "--seed", options->seed, 0, UINT64_MAX,
                "Seed of the random clusters and keys (default 1)");
-  add_unsigned(*sub, "--threads", options->threads, 0, kMaxThreads, "Threads, 0: all cores");
+  add_unsigned(*sub, "--threads", options->threads, Setting::thread_count, "Threads, 0: all cores");
   return [options]() -> int {
     const ThreadPool pool(options->threads);
     const auto results = verify_targets(*options);

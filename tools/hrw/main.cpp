@@ -37,18 +37,26 @@ std::string_view flag_for(hrw::Setting setting) {
     case hrw::Setting::load_factor: return "--load-factor";
     case hrw::Setting::hierarchy_list: return "--hierarchy";
     case hrw::Setting::partial_results: return "--partial";
+    case hrw::Setting::batch_size: return "--batch-size";
+    case hrw::Setting::max_moves_per_node: return "--max-moves-per-node";
+    case hrw::Setting::max_bytes_per_node: return "--max-bytes-per-node";
+    case hrw::Setting::node_bandwidth: return "--node-bandwidth";
+    case hrw::Setting::max_moved_fraction: return "--max-moved-fraction";
+    case hrw::Setting::cap_by: return "--cap-by";
+    case hrw::Setting::chart_file: return "--svg";
+    case hrw::Setting::placement_file: return "--from-placement";
+    case hrw::Setting::thread_count: return "--threads";
     case hrw::Setting::none: break;
   }
   return {};
 }
 
 std::string cli_message(const hrw::InputError& e) {
-  const std::string_view flag = flag_for(e.setting());
-  if (flag.empty()) return e.what();
+  if (e.setting() == hrw::Setting::none) return e.what();
   // The library's hint names the concept; the CLI names the flag that asks for it.
   const std::string_view hint =
       e.hint() == hrw::Hint::accept_partial ? " (use --partial to accept fewer)" : "";
-  return std::string(flag) + e.detail() + std::string(hint);
+  return e.worded(flag_for) + std::string(hint);
 }
 
 // "hrw --list-options" (hidden, for the tests that walk every option): one line per option of

@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "request/setting_ranges.hpp"
+
 namespace hrw::cli {
 
 inline constexpr const char* kUnsignedType = "UINT";
@@ -22,11 +24,6 @@ inline constexpr const char* kRealType = "REAL";
 std::uint64_t parse_unsigned(std::string_view option, std::string_view text, std::uint64_t min,
                              std::uint64_t max);
 
-// A real number's range: (min, max] when min_open, else [min, max].
-struct RealRange {
-  double min = 0, max = 0;
-  bool min_open = false;
-};
 // Throws CLI::ValidationError "OPTION: ..." unless `text` is a finite number in `range`.
 double parse_real(std::string_view option, std::string_view text, RealRange range);
 
@@ -68,7 +65,16 @@ CLI::Option* add_real(CLI::App& sub, const std::string& name, T& value, RealRang
       ->type_name(kRealType);
 }
 
-// The thread counts every command accepts (0: all cores).
-inline constexpr std::uint64_t kMaxThreads = 256;
+// The same for an option that sets a library or front-door setting: its range is the
+// setting's own (request/setting_ranges.hpp), the one that Python is held to as well.
+template <typename T>
+CLI::Option* add_unsigned(CLI::App& sub, const std::string& name, T& value, Setting setting, const std::string& help) {
+  const IntegerRange r = integer_range(setting);
+  return add_unsigned(sub, name, value, r.min, r.max, help);
+}
+template <typename T>
+CLI::Option* add_real(CLI::App& sub, const std::string& name, T& value, Setting setting, const std::string& help) {
+  return add_real(sub, name, value, real_range(setting), help);
+}
 
 }  // namespace hrw::cli
