@@ -9,7 +9,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev
   pybind11-dev python3-dev python3-numpy python3-pandas python3-dask python3-distributed
   python3-pytest
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev ccache
 )
 
 missing=()

@@ -63,7 +63,7 @@ TEST_CASE("svg: one bar per finite value, NaN drawn as n/a", "[svg]") {
 // working directory over tests/data/svg_two_series.svg.
 TEST_CASE("svg: deterministic output", "[svg]") {
   const std::string svg = hrw::svg::render("t", {two_series_panel()});
-  const std::string expected = hrw::test::read_file(HRW_SOURCE_DIR "/tests/data/svg_two_series.svg");
+  const std::string expected = hrw::test::read_file(std::string(hrw::test::kSourceDir) + "/tests/data/svg_two_series.svg");
   if (svg != expected) std::ofstream("svg_two_series.actual.svg", std::ios::binary) << svg;
   REQUIRE(!expected.empty());
   CHECK(svg == expected);

@@ -50,7 +50,7 @@ std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::c
 
 // Runs `hrw ARGS` through sh with the redirections given; returns the exit status.
 int run_shell(const std::string& args, const std::string& redirections) {
-  const std::string cmd = std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH + " " + args + " " + redirections;
+  const std::string cmd = std::string(hrw::test::kCliEmulator) + " " + hrw::test::kCliPath + " " + args + " " + redirections;
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -307,8 +307,8 @@ TEST_CASE("inputs that never end: a key or record past the limit is refused, nam
   const std::string err = dir.file("err");
   // Read-only use of /dev/zero: an endless input without LF.
   for (const char* format : {"lines", "csv"}) {
-    const std::string cmd = "head -c 100000000 /dev/zero | " + std::string(HRW_CLI_EMULATOR) + " " +
-                            HRW_CLI_PATH + " place --nodes a,b --keys - --keys-format " + format +
+    const std::string cmd = "head -c 100000000 /dev/zero | " + std::string(hrw::test::kCliEmulator) + " " +
+                            hrw::test::kCliPath + " place --nodes a,b --keys - --keys-format " + format +
                             " > /dev/null 2> " + err;
     const int status = std::system(cmd.c_str());
     CHECK(WEXITSTATUS(status) == 2);
@@ -318,7 +318,7 @@ TEST_CASE("inputs that never end: a key or record past the limit is refused, nam
   }
   // A long key after other keys, arriving through a pipe in small reads: read exactly.
   const std::string cmd = "(printf 'a\\nb\\n'; head -c 3000000 /dev/zero | tr '\\0' k; printf '\\nc\\n') | " +
-                          std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH +
+                          std::string(hrw::test::kCliEmulator) + " " + hrw::test::kCliPath +
                           " place --nodes a,b --keys - > " + dir.file("out") + " 2> " + err;
   CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 0);
   const std::string out = read_file(dir.file("out"));

@@ -224,7 +224,7 @@ TEST_CASE("a full disk is an error, not a truncated output", "[cli][atomic]") {
   const std::string full = dir.file("full");
   REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
   const std::string a = dir.write("a.json", kFrom), keys = dir.write("k.txt", "a\nb\n");
-  const std::string cmd = std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH + " place --cluster " +
+  const std::string cmd = std::string(hrw::test::kCliEmulator) + " " + hrw::test::kCliPath + " place --cluster " +
                           a + " --keys " + keys + " > " + full + " 2> " + dir.file("err");
   const int status = std::system(cmd.c_str());
   CHECK(WEXITSTATUS(status) == 1);

@@ -190,8 +190,8 @@ TEST_CASE("plan folder: a full disk mid-write leaves the old plan intact", "[cli
   const auto before = tree(s.out);
   // RLIMIT_FSIZE (5 KiB) makes writes fail with EFBIG, as a full disk fails them with ENOSPC;
   // SIGXFSZ ignored so that the write returns the error. The new plain moves.csv needs ~25 KB.
-  const std::string cmd = "trap '' XFSZ; ulimit -f 10; exec " + std::string(HRW_CLI_EMULATOR) + " " +
-                          HRW_CLI_PATH + " plan --from " + s.a + " --to " + s.b + " --keys " + s.keys +
+  const std::string cmd = "trap '' XFSZ; ulimit -f 10; exec " + std::string(hrw::test::kCliEmulator) + " " +
+                          hrw::test::kCliPath + " plan --from " + s.a + " --to " + s.b + " --keys " + s.keys +
                           " --out " + s.out + " --quiet 2>/dev/null";
   const int status = std::system(("sh -c \"" + cmd + "\"").c_str());
   CHECK(WIFEXITED(status));

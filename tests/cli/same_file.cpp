@@ -42,7 +42,7 @@ void refused(const std::vector<std::string>& args, const std::string& file, cons
 }
 
 int run_shell(const std::string& args, const std::string& redirections) {
-  const std::string cmd = std::string(HRW_CLI_EMULATOR) + " " + HRW_CLI_PATH + " " + args + " " + redirections;
+  const std::string cmd = std::string(hrw::test::kCliEmulator) + " " + hrw::test::kCliPath + " " + args + " " + redirections;
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

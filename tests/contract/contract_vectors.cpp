@@ -66,7 +66,7 @@ TEST_CASE("fmix32 vectors", "[contract][hash]") {
 // docs/contract-vectors.json: the vectors as data (tools/make-contract-vectors.py computes
 // them with Python integers from the contract's formulas, independently of this code).
 TEST_CASE("contract vectors file: rankings and replicas", "[contract][ranking]") {
-  const std::string text = hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json");
+  const std::string text = hrw::test::read_file(std::string(hrw::test::kSourceDir) + "/docs/contract-vectors.json");
   const auto doc = nlohmann::json::parse(text);
   REQUIRE(doc["vectors"].size() >= 11);
   for (const auto& v : doc["vectors"]) {
@@ -164,7 +164,7 @@ ClusterView vector_view(const nlohmann::json& v) {
 }  // namespace
 
 TEST_CASE("contract vectors file: §8 rules place as their replicas/distinct/partial", "[contract][rule]") {
-  const auto doc = nlohmann::json::parse(hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json"));
+  const auto doc = nlohmann::json::parse(hrw::test::read_file(std::string(hrw::test::kSourceDir) + "/docs/contract-vectors.json"));
   REQUIRE(doc["rule_vectors"].size() >= 4);
   for (const auto& v : doc["rule_vectors"]) {
     INFO("vector " << v["name"].get<std::string>());
@@ -191,7 +191,7 @@ TEST_CASE("contract vectors file: §8 rules place as their replicas/distinct/par
 }
 
 TEST_CASE("contract vectors file: §8 distinct labels refused, warned or accepted", "[contract][rule]") {
-  const auto doc = nlohmann::json::parse(hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json"));
+  const auto doc = nlohmann::json::parse(hrw::test::read_file(std::string(hrw::test::kSourceDir) + "/docs/contract-vectors.json"));
   REQUIRE(doc["distinct_checks"].size() >= 5);
   for (const auto& c : doc["distinct_checks"]) {
     INFO("check " << c["name"].get<std::string>());

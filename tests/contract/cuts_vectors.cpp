@@ -32,7 +32,7 @@ ClusterView view_of(const nlohmann::json& v) {
 }  // namespace
 
 TEST_CASE("contract vectors file: section 9 cuts", "[contract][cuts]") {
-  const auto doc = nlohmann::json::parse(hrw::test::read_file(HRW_SOURCE_DIR "/docs/contract-vectors.json"));
+  const auto doc = nlohmann::json::parse(hrw::test::read_file(std::string(hrw::test::kSourceDir) + "/docs/contract-vectors.json"));
   const auto& cuts = doc.at("cuts");
   REQUIRE(cuts["placement"].size() >= 6);
   REQUIRE(cuts["balanced"].size() >= 4);

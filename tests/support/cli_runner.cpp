@@ -54,8 +54,8 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
 }
 
 std::vector<std::string> hrw_argv(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = split_words(HRW_CLI_EMULATOR);
-  argv.push_back(HRW_CLI_PATH);
+  std::vector<std::string> argv = split_words(kCliEmulator);
+  argv.push_back(kCliPath);
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

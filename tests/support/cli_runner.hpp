@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
+
 namespace hrw::test {
 
 struct CliResult {
