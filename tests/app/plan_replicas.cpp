@@ -62,8 +62,9 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
         for (auto& id : x) ++slot_diff[id];
         for (auto& id : y) --slot_diff[id];
       }
-      double diff = 0;
-      for (auto& [id, d] : slot_diff) diff += static_cast<double>(std::abs(d));
+      // Contract v4 §7: the slots B holds beyond A's, node by node, over R_B · keys.
+      double gains = 0;
+      for (auto& [id, d] : slot_diff) gains += static_cast<double>(std::max<std::int64_t>(0, -d));
       const double n = static_cast<double>(keys.size());
       const auto s = nlohmann::json::parse(test::read_file(dir.file("p/summary.json")));
       CHECK(s["owner_changes"] == owner);
@@ -71,7 +72,8 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
       CHECK(s["owner_ideal_fraction"].get<double>() == Approx(ideal_fraction(a, b)));
       CHECK(s["slot_moves"] == slots);
       CHECK(s["slot_moves_fraction"].get<double>() == Approx(static_cast<double>(slots) / (3 * n)));
-      CHECK(s["slot_ideal_fraction"].get<double>() == Approx(0.5 * diff / (3 * n)));
+      CHECK(s["slot_ideal_fraction"].get<double>() == Approx(gains / (3 * n)));
+      CHECK(s["slot_ideal_fraction"].get<double>() <= s["slot_moves_fraction"].get<double>() + 1e-12);
       CHECK(s["set_changed"] == sets);
       // Gone: a moved fraction of one unit next to an ideal of another.
       CHECK_FALSE(s.contains("ideal_fraction"));
@@ -82,6 +84,54 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
       }
     }
   }
+}
+
+TEST_CASE("R > 1 slot ideal: a lower bound when the target holds fewer slots (contract v4 §7)",
+          "[plan][replicas]") {
+  test::TempDir dir;
+  std::string text = "key\n";
+  for (int i = 0; i < 3000; ++i) text += "k" + std::to_string(i) + "\n";
+  const std::string input = dir.write("k.csv", text);
+  // Three zones of two nodes, R = 3 across zones; B loses zone z2, so its sets hold two
+  // nodes (partial): B holds a third fewer slots than A.
+  ClusterSpec sa;
+  sa.version = 1;
+  for (int z = 0; z < 3; ++z)
+    for (int n = 0; n < 2; ++n)
+      sa.nodes.push_back({"n" + std::to_string(z) + std::to_string(n), std::nullopt, {{"zone", "z" + std::to_string(z)}}});
+  ClusterSpec sb = sa;
+  sb.version = 2;
+  sb.nodes.resize(4);
+  const ClusterView a(sa), b(sb);
+  PlanJob job;
+  job.keys = {input, std::nullopt, 300, std::nullopt};
+  job.place.replicas = 3;
+  job.place.distinct_label = "zone";
+  job.place.allow_partial = true;
+  job.out_dir = dir.file("p");
+  run_plan(a, b, job);
+  std::map<std::string, std::int64_t> slot_diff;  // slots in A minus slots in B
+  std::uint64_t copies = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    const auto ha = holders(a, k, 3, "zone"), hb = holders(b, k, 3, "zone");
+    const std::set<std::string> x(ha.begin(), ha.end());
+    for (auto& id : hb) copies += !x.count(id);
+    for (auto& id : ha) ++slot_diff[id];
+    for (auto& id : hb) --slot_diff[id];
+  }
+  double gains = 0, v2 = 0;
+  for (auto& [id, d] : slot_diff) {
+    gains += static_cast<double>(std::max<std::int64_t>(0, -d));
+    v2 += 0.5 * static_cast<double>(std::abs(d));
+  }
+  const double slots = 3.0 * 3000;
+  const auto s = nlohmann::json::parse(test::read_file(dir.file("p/summary.json")));
+  CHECK(s["slot_moves"] == copies);
+  CHECK(s["slot_ideal_fraction"].get<double>() == Approx(gains / slots));
+  // The ideal bounds the copies made from below; the v2 formula did not, here.
+  CHECK(s["slot_ideal_fraction"].get<double>() <= s["slot_moves_fraction"].get<double>() + 1e-12);
+  CHECK(v2 / slots > s["slot_moves_fraction"].get<double>());
 }
 
 TEST_CASE("hrw plan R > 1: stderr and the SVG name each count with its own ideal", "[cli][plan][replicas]") {

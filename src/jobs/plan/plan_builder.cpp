@@ -44,17 +44,16 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 
 }  // namespace
 
+// Contract v4 §7: the slots B holds beyond A's, node by node, over R_B · keys. No assignment
+// with B's per-node slot counts creates fewer copies. When both views hold as many slots
+// in all this is v2's ½ Σ |slots_A − slots_B| / (R · keys); when B holds fewer (a lost zone
+// with partial sets, a lower replica count) v2's formula is no lower bound.
 double PlanSummary::slot_ideal_fraction() const {
   if (read.keys == 0) return 0.0;
   const double slots = static_cast<double>(replicas) * static_cast<double>(read.keys);
-  std::uint64_t diff = 0;
-  if (from_replicas != replicas) {  // contract §8: the slots B gains, over R_B · keys
-    for (const NodeFlow& f : nodes) diff += f.after.keys > f.before.keys ? f.after.keys - f.before.keys : 0;
-    return static_cast<double>(diff) / slots;
-  }
-  for (const NodeFlow& f : nodes)
-    diff += f.before.keys > f.after.keys ? f.before.keys - f.after.keys : f.after.keys - f.before.keys;
-  return 0.5 * static_cast<double>(diff) / slots;
+  std::uint64_t gains = 0;
+  for (const NodeFlow& f : nodes) gains += f.after.keys > f.before.keys ? f.after.keys - f.before.keys : 0;
+  return static_cast<double>(gains) / slots;
 }
 
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
