@@ -340,14 +340,19 @@ void apply_weight_list(ClusterSpec& spec, std::string_view comma_separated) {
 
 namespace {
 
+// A label's name: not empty, and not one of a node's own fields (a view written out as JSON
+// could not tell the two apart).
+bool is_label_name(std::string_view name) {
+  return !name.empty() && name != "id" && name != "weight" && name != "cut";
+}
+
 // The rules of contract §6 on the list itself (not on the nodes): "" when it is a valid
 // list, else what is wrong ("label "zone" is repeated (levels 1 and 2)").
 std::string hierarchy_list_problem(const std::vector<std::string>& labels) {
   if (labels.empty())
     return "the list is empty (name at least one label, top level first, or leave it out for a flat view)";
   for (std::size_t j = 0; j < labels.size(); ++j) {
-    if (labels[j].empty() || labels[j] == "id" || labels[j] == "weight" ||
-        labels[j] == "cut")
+    if (!is_label_name(labels[j]))
       return fmt::format("level {} {} is not a label name", j + 1, quote_for_message(labels[j]));
     for (std::size_t k = 0; k < j; ++k)
       if (labels[k] == labels[j])
@@ -385,6 +390,18 @@ ClusterView::ClusterView(ClusterSpec spec)
     NodeSpec& in = spec.nodes[i];
     if (in.id.empty())
       throw InputError(fmt::format("{}: nodes[{}] has an empty id", source_, i));
+    // A node's own fields are not labels: a view written out could not say which it was.
+    for (std::size_t a = 0; a < in.labels.size(); ++a) {
+      const std::string& name = in.labels[a].first;
+      if (!is_label_name(name))
+        throw InputError(fmt::format("{}: node {}: {} is not a label name (id, weight and cut are the node's own "
+                                     "fields)",
+                                     source_, quote_for_message(in.id), quote_for_message(name)));
+      for (std::size_t b = 0; b < a; ++b)
+        if (in.labels[b].first == name)
+          throw InputError(fmt::format("{}: node {}: label {} is given twice", source_, quote_for_message(in.id),
+                                       quote_for_message(name)));
+    }
     Node node{std::move(in.id), 1.0, in.weight.has_value(), std::move(in.labels), in.cut};
     has_cuts_ = has_cuts_ || in.cut != 0;
     if (in.weight) {

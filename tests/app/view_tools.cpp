@@ -8,11 +8,13 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
 #include "hrw/reference.hpp"
 #include "hrw/view_json.hpp"
+#include "hrw/view_tools.hpp"
 #include "plan_specs.hpp"
 #include "bulk_support.hpp"
 
@@ -174,6 +176,48 @@ TEST_CASE("view edit: every bad input is one line naming the flag, node or field
   CHECK(test::run_hrw({"view", "edit", a, "--add", "x"}).err == "hrw: view edit: give --out FILE for the edited view\n");
   CHECK(test::run_hrw({"view", "show", a, "--add", "x"}).err == "hrw: --add goes with hrw view edit\n");
   CHECK(test::run_hrw({"view", "edit", a, "--format", "json", "--out", b}).err == "hrw: --format goes with hrw view show\n");
+}
+
+TEST_CASE("view edit: a node named twice in one kind of edit, and a node's own fields as labels, are refused",
+          "[view][edit]") {
+  test::TempDir dir;
+  const std::string a = dir.write("a.json", view_json(base_spec()));
+  const std::string b = dir.file("b.json");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      // The second removal once blamed the view ("not in a.json"), which holds n1.
+      {{"--remove", "n1", "--remove", "n1"}, "hrw: " + b + ": node \"n1\" is removed twice\n"},
+      // Two weights for one node: one of them was kept without a word.
+      {{"--weight", "n1=2", "--weight", "n1=3"}, "hrw: " + b + ": node \"n1\" is given a weight twice\n"},
+      {{"--add", "x:zone=z1,rack=r0", "--add", "x"}, "hrw: " + b + ": node \"x\" is added twice\n"},
+      // id, weight and cut are the node's fields: as labels they wrote a second "id".
+      {{"--add", "x:id=n1,zone=z1,rack=r0"},
+       "hrw: " + b + ": node \"x\": \"id\" is not a label name (id, weight and cut are the node's own fields)\n"},
+      {{"--add", "x:weight=5,zone=z1,rack=r0"},
+       "hrw: " + b + ": node \"x\": \"weight\" is not a label name (id, weight and cut are the node's own fields)\n"},
+      {{"--add", "x:zone=z1,zone=z2,rack=r0"},
+       "hrw: --add: label \"zone\" is given twice in \"x:zone=z1,zone=z2,rack=r0\" (the form is ID[:LABEL=VALUE,...])\n"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> args = {"view", "edit", a, "--out", b};
+    args.insert(args.end(), flags.begin(), flags.end());
+    INFO(fmt::format("{}", fmt::join(flags, " ")));
+    const auto res = test::run_hrw(args);
+    CHECK(res.exit_code == 2);
+    CHECK(res.err == message);
+    CHECK_FALSE(std::filesystem::exists(b));
+  }
+  // The library says the same to any caller.
+  ViewEdit twice;
+  twice.remove = {"n2", "n2"};
+  CHECK_THROWS_WITH(edit_view(ClusterView(base_spec()), twice, "v"), "v: node \"n2\" is removed twice");
+  // Any view, not only an edit: a label given twice, or named as a node's field.
+  ClusterSpec doubled = base_spec();
+  doubled.nodes[1].labels.push_back({"zone", "z9"});
+  CHECK_THROWS_WITH(ClusterView(doubled), "cluster: node \"n1\": label \"zone\" is given twice");
+  ClusterSpec field = base_spec();
+  field.nodes[2].labels.push_back({"cut", "7"});
+  CHECK_THROWS_WITH(ClusterView(field),
+                    "cluster: node \"n2\": \"cut\" is not a label name (id, weight and cut are the node's own fields)");
 }
 
 TEST_CASE("view show: a table readable at 10^4 nodes", "[view][show]") {

@@ -17,9 +17,22 @@ std::vector<NodeSpec>::iterator find_node(std::vector<NodeSpec>& nodes, const st
   return std::find_if(nodes.begin(), nodes.end(), [&](const NodeSpec& n) { return n.id == id; });
 }
 
+// An id named twice in one kind of edit: the edit would otherwise keep one of the values
+// without a word (two weights) or blame the view (a node removed twice).
+template <class Items, class IdOf>
+void refuse_twice(const Items& items, IdOf id_of, const std::string& source, const char* what) {
+  for (std::size_t i = 0; i < items.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (id_of(items[i]) == id_of(items[j]))
+        throw InputError(fmt::format("{}: node {} is {} twice", source, quote_for_message(id_of(items[i])), what));
+}
+
 }  // namespace
 
 ClusterSpec edit_view(const ClusterView& view, const ViewEdit& edit, const std::string& source) {
+  refuse_twice(edit.remove, [](const std::string& id) { return id; }, source, "removed");
+  refuse_twice(edit.add, [](const NodeSpec& n) { return n.id; }, source, "added");
+  refuse_twice(edit.weights, [](const auto& w) { return w.first; }, source, "given a weight");
   ClusterSpec spec = spec_of(view);
   spec.source = source;
   for (const std::string& id : edit.remove) {
