@@ -15,9 +15,11 @@
 #include "hrw/cluster_view.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/reference.hpp"
+#include "hrw/view_json.hpp"
 
 using namespace hrw;
 using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 
 namespace {
 
@@ -123,8 +125,18 @@ TEST_CASE("balance: refused inputs", "[cuts][balance]") {
   tree.hierarchy = std::vector<std::string>{"zone"};
   tree.nodes.push_back({"a", {}, {{"zone", "z"}}});
   o.max_overload = 0.1;
+  {
+    KeySource source(lines, KeyFormat::lines);
+    CHECK_THROWS_WITH(balance_cuts(ClusterView(tree), source, o), Contains("flat views only"));
+  }
+  // A rule of R > 1: §9's cuts are for one replica; the rule is named, not dropped.
+  ClusterSpec three = spec_of(view);
+  three.source = "r3.json";
+  three.rule = PlacementRule{3, "", false};
   KeySource source(lines, KeyFormat::lines);
-  CHECK_THROWS_WITH(balance_cuts(ClusterView(tree), source, o), Contains("flat views only"));
+  CHECK_THROWS_WITH(balance_cuts(ClusterView(three), source, o),
+                    Equals("r3.json: balanced cuts are defined for one replica (contract section 9); the view's "
+                           "rule is " + describe(*ClusterView(three).rule())));
 }
 
 TEST_CASE("balance: the CLI writes B with the cuts, stats and a summary", "[cuts][balance][cli]") {

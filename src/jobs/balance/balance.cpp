@@ -109,6 +109,12 @@ void check_request(const ClusterView& view, const BalanceOptions& options) {
     throw InputError(fmt::format("{}: balanced cuts are defined for flat views only (contract "
                                  "section 9); this view has a hierarchy",
                                  view.source()));
+  // §9 defines balanced cuts for R = 1: cuts computed so would leave a view that places R > 1
+  // replicas off its targets while the report claimed them balanced.
+  if (view.rule() && view.rule()->replicas > 1)
+    throw InputError(fmt::format("{}: balanced cuts are defined for one replica (contract section 9); the "
+                                 "view's rule is {}",
+                                 view.source(), describe(*view.rule())));
   if (!std::isfinite(options.max_overload) || options.max_overload < 0)
     throw InputError(fmt::format("maximum overload must be a finite number >= 0, got {}",
                                  options.max_overload));
