@@ -168,3 +168,13 @@ TEST_CASE("plan --svg: nodes in natural order, plain numbers with separators, lo
                          dir.file("q.svg"), "--quiet"}).exit_code == 0);
   CHECK(test::read_file(dir.file("q.svg")).find("load / target share") != std::string::npos);
 }
+
+TEST_CASE("plan time estimates print as h/min/s, in binary64 past 2^64 s", "[plan][bandwidth]") {
+  CHECK(duration_text(59.94) == "59.9 s");
+  CHECK(duration_text(61) == "1 min 1 s (61 s)");
+  CHECK(duration_text(3599.6) == "1 h 0 min (3600 s)");
+  CHECK(duration_text(7322) == "2 h 2 min (7322 s)");
+  // Two rounds of 2^64 - 1 bytes at 1 byte/s: an integer cast once wrapped it to 0 h 0 min.
+  const double beyond = 2 * 18446744073709551615.0;
+  CHECK(duration_text(beyond) == "10248191152060862 h 52 min (36893488147419103232 s)");
+}

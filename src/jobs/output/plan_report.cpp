@@ -1,5 +1,6 @@
 // What a plan tells the operator: summary.json, the stderr summary and the SVG chart.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -85,11 +86,14 @@ std::string schedule_text(const PlanSummary& p) {
 
 }  // namespace
 
+// In binary64 throughout: a sum of rounds' times can pass 2^64 s (bytes up to 2^64 - 1 at
+// 1 byte/s), where an integer conversion would wrap.
 std::string duration_text(double seconds) {
   if (seconds < 60) return fmt::format("{:.1f} s", seconds);
-  const auto total = static_cast<std::uint64_t>(seconds + 0.5);
-  if (total < 3600) return fmt::format("{} min {} s ({:.0f} s)", total / 60, total % 60, seconds);
-  return fmt::format("{} h {} min ({:.0f} s)", total / 3600, total / 60 % 60, seconds);
+  const double total = std::round(seconds);
+  const double minutes = std::floor(total / 60);
+  if (total < 3600) return fmt::format("{:.0f} min {:.0f} s ({:.0f} s)", minutes, total - 60 * minutes, seconds);
+  return fmt::format("{:.0f} h {:.0f} min ({:.0f} s)", std::floor(total / 3600), std::fmod(minutes, 60), seconds);
 }
 
 static ordered_json rule_json(const PlacementRule& r) {
