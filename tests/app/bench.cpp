@@ -4,6 +4,8 @@
 // is reported, never how fast.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -252,7 +254,13 @@ TEST_CASE("bench --compare: a bad saved run is refused naming the file and the f
   CHECK(res.out.empty());
   res = run_hrw({"bench", "--compare", dir.file("missing.json")});
   CHECK(res.exit_code == 2);
-  CHECK(res.err == "hrw: " + dir.file("missing.json") + ": cannot read the saved bench run\n");
+  CHECK_THAT(res.err, StartsWith("hrw: " + dir.file("missing.json") + ": cannot open: "));
+  // A FIFO no one writes to is a bounded wait, then one line (it once waited for ever).
+  const std::string fifo = dir.file("fifo.json");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  res = run_hrw({"bench", "--compare", fifo});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + fifo + ": no writer opened the FIFO within 5 s\n");
   const std::string typed = dir.write("typed.json", edited([](auto& j) { j["figures"][0]["unit"] = 1; }));
   res = run_hrw({"bench", "--compare", typed, "--format", "json"});
   CHECK(res.exit_code == 2);
