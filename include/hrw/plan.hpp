@@ -265,7 +265,7 @@ struct ProgressCheckJob {
   PlacementInput current;
   PlaceOptions place;            // replicas: the file's
   std::string plan_dir;          // a plan folder: from.json, to.json, transitions.csv
-  std::uint64_t through_round = 0;  // rounds 1..N executed (0: none)
+  std::optional<std::uint64_t> through_round;  // rounds 1..N executed (0: none; nullopt: every round)
   std::string misplaced;         // empty: none; else key,expected,actual rows
   std::string temp_dir;          // for the duplicate-key check's temporary files
   ProgressCallback progress;

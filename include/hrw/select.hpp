@@ -14,7 +14,7 @@ namespace hrw {
 
 struct SelectRequest {
   std::uint32_t replicas = 0;  // 0: not asked for (1 when a distinct label is given)
-  std::string distinct;        // empty: no failure-domain constraint
+  std::optional<std::string> distinct;  // nullopt: not given (an empty label given is refused)
   bool partial = false;
 };
 

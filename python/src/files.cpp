@@ -137,12 +137,12 @@ void bind_files(py::module_& m) {
     py::gil_scoped_release release;
     return count_quotes(path, begin, end);
   }, py::arg("path"), py::arg("begin"), py::arg("end"));
-  m.def("_place_range", &place_range, py::arg("view"), py::arg("path"), py::arg("out"), py::kw_only(),
+  m.def("_place_range", &place_range, py::arg("view").none(false), py::arg("path"), py::arg("out"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u);
-  m.def("_merge_place_stats", &merge_place_stats, py::arg("view"), py::arg("replicas"), py::arg("parts"),
+  m.def("_merge_place_stats", &merge_place_stats, py::arg("view").none(false), py::arg("replicas"), py::arg("parts"),
         py::kw_only(), py::arg("bytes") = false, py::arg("requests") = false);
-  m.def("_plan_range", &plan_range, py::arg("view_a"), py::arg("view_b"), py::arg("path"), py::kw_only(),
+  m.def("_plan_range", &plan_range, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("path"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
         py::arg("batch_size") = 1000, py::arg("moved_keys") = false);

@@ -135,7 +135,7 @@ std::string select(const ViewPtr& view, py::handle key, std::optional<long long>
                    const std::optional<std::string>& distinct, bool partial) {
   SelectRequest request;
   if (replicas) request.replicas = place_options(*replicas, distinct, partial, 1).replicas;
-  request.distinct = distinct.value_or("");
+  request.distinct = distinct;
   request.partial = partial;
   const std::string k = key_bytes(key);
   Selection selection;
@@ -325,7 +325,7 @@ std::string check_progress(const std::string& plan, const std::string& placement
     throw py::value_error(fmt::format("plan: {} is a staged plan: give through_step=S", plan));
   }
   // A step given alone is executed whole.
-  job.through_round = through_round ? static_cast<std::uint64_t>(*through_round) : static_cast<std::uint64_t>(kMaxRound);
+  if (through_round) job.through_round = static_cast<std::uint64_t>(*through_round);
   job.current.path = placement;
   if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
   job.place.distinct_label = distinct.value_or("");
@@ -359,25 +359,25 @@ void bind_functions(py::module_& m) {
       .def("close", [](PyPlanFolder& f) { f.folder.reset(); });
   m.attr("__version__") = HRW_VERSION;
   m.attr("NO_NODE") = kNoNode;
-  m.def("place", &place, py::arg("view"), py::arg("keys"), py::kw_only(), py::arg("replicas") = py::none(),
+  m.def("place", &place, py::arg("view").none(false), py::arg("keys"), py::kw_only(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
         py::arg("engine") = "simd",
         "Owner (uint32 array, indices into view.ids) or replica sets (shape (n, replicas)).");
-  m.def("_select_json", &select, py::arg("view"), py::arg("key"), py::kw_only(),
+  m.def("_select_json", &select, py::arg("view").none(false), py::arg("key"), py::kw_only(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false);
-  m.def("_plan_part", &plan_part, py::arg("view_a"), py::arg("view_b"), py::arg("keys"),
+  m.def("_plan_part", &plan_part, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("keys"),
         py::kw_only(), py::arg("bytes") = py::none(), py::arg("requests") = py::none(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = 1000, py::arg("first_row") = 0,
         py::arg("rows") = false, py::arg("engine") = "simd");
-  m.def("_resolve_request", &resolve_request, py::arg("view"), py::arg("to") = py::none(),
+  m.def("_resolve_request", &resolve_request, py::arg("view").none(false), py::arg("to") = py::none(),
         py::kw_only(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),
         py::arg("partial") = false,
         "Contract §8: the replicas, distinct and partial a view (or two) places by.");
-  m.def("_merge_summaries", &merge, py::arg("view_a"), py::arg("view_b"), py::arg("replicas"),
+  m.def("_merge_summaries", &merge, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("replicas"),
         py::arg("batch_size"), py::arg("parts"), py::kw_only(), py::arg("distinct") = py::none(),
         py::arg("partial") = false);
-  m.def("_plan_folder", &plan_folder, py::arg("view_a"), py::arg("view_b"), py::arg("keys"), py::kw_only(),
+  m.def("_plan_folder", &plan_folder, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("keys"), py::kw_only(),
         py::arg("bytes") = py::none(), py::arg("requests") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
         py::arg("batch_size") = py::none(), py::arg("engine") = "simd", py::arg("max_moves_per_node") = py::none(),
@@ -390,12 +390,12 @@ void bind_functions(py::module_& m) {
     check_plan_settings(plan_settings(py::none(), std::nullopt, false, 0, batch_size, max_moves, max_bytes,
                                       node_bandwidth, false, ""));
   }, py::arg("max_moves_per_node"), py::arg("max_bytes_per_node"), py::arg("node_bandwidth"), py::arg("batch_size"));
-  m.def("_plan_from_placement", &plan_from_placement, py::arg("placement"), py::arg("view_b"), py::kw_only(),
+  m.def("_plan_from_placement", &plan_from_placement, py::arg("placement"), py::arg("view_b").none(false), py::kw_only(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = py::none(), py::arg("max_moves_per_node") = py::none(),
         py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
         py::arg("transitions") = false, py::arg("svg") = "", py::arg("out") = py::none());
-  m.def("_check", &check, py::arg("view"), py::arg("placement"), py::kw_only(), py::arg("replicas") = py::none(),
+  m.def("_check", &check, py::arg("view").none(false), py::arg("placement"), py::kw_only(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u);
   m.def("_check_progress", &check_progress, py::arg("plan"), py::arg("placement"), py::kw_only(),
         py::arg("through_round") = py::none(), py::arg("through_step") = py::none(),
@@ -403,7 +403,7 @@ void bind_functions(py::module_& m) {
         py::arg("partial") = false, py::arg("threads") = 0u);
   m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {
     return incompatibility_warning(*a, *b);
-  });
+  }, py::arg("view_a").none(false), py::arg("view_b").none(false));
   m.def("_moves_header", [](bool bytes, bool requests) {
     return py::bytes(MoveCsv({}, bytes, requests).header());
   }, py::arg("bytes") = false, py::arg("requests") = false);

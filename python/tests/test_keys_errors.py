@@ -97,6 +97,17 @@ def test_request_errors_carry_the_cli_message(tmp_path, view):
         hrw.plan(view, view, [b"k"], batch_size=0)
 
 
+def test_an_empty_distinct_label_is_refused_not_taken_as_none(view):
+    """docs/errors.md, "Empty values": distinct="" is a variable left unset, never "no domain"."""
+    message = "^distinct is empty: an empty label names no failure domain"
+    for call in (lambda: hrw.place(view, [b"k"], distinct=""),
+                 lambda: hrw.select(view, b"k", distinct=""),
+                 lambda: hrw.plan(view, view, [b"k"], distinct="")):
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert len(hrw.place(view, [b"k"], distinct=None)) == 1
+
+
 @pytest.mark.parametrize("text", [
     '{"nodes": [{"id": "a"}, {"id": "a"}]}',
     '{"nodes": [{"id": "a", "weight": -1}]}',
@@ -173,3 +184,15 @@ def test_odd_inputs_raise_and_never_crash(view):
     for bad in [dict(replicas=-1), dict(replicas=2**40), dict(distinct=3), dict(threads=-1)]:
         with pytest.raises((TypeError, ValueError)):
             hrw.place(view, [b"k"], **bad)
+
+
+def test_none_for_a_view_is_a_type_error_not_a_crash(view):
+    """None where a view goes once reached C++ as a null view and killed the interpreter."""
+    calls = [lambda: hrw.place(None, [b"k"]),
+             lambda: hrw.select(None, b"k"),
+             lambda: hrw.plan(view, None, [b"k"]),
+             lambda: hrw.plan(None, view, [b"k"]),
+             lambda: hrw.plan(view, None, [b"k"], out="unused")]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call()

@@ -48,6 +48,10 @@ std::optional<std::string> distinct_warning(const ClusterView& view, const Place
 }
 
 PlaceOptions options_for(const ClusterView& view, const PlaceOptions& asked, GivenSettings given) {
+  // An empty label given is a variable left unset, not a wish for no failure domain: taken
+  // as "none" it would let replicas share a zone without a word.
+  if (given.distinct && asked.distinct_label.empty())
+    throw InputError(Setting::distinct_label, " is empty: an empty label names no failure domain (leave it out for none)");
   if (!view.rule()) return asked;
   const PlacementRule& rule = *view.rule();
   auto contradiction = [&](Setting s, const std::string& asked_text, const std::string& rule_text) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -241,6 +242,30 @@ TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][pr
   CHECK(res.err == "hrw: --through-round goes with --plan\n");
   res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "-1", "--placement", current});
   CHECK(res.exit_code == 2);
+  // A round past the plan's last is refused, not taken as "every round done".
+  REQUIRE(test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", keys, "--out", dir.file("t"), "--transitions",
+                         "--quiet"})
+              .exit_code == 0);
+  const auto last = key_rounds(dir.file("t/transitions.csv"));
+  std::uint64_t last_round = 0;
+  for (const auto& [key, round] : last) last_round = std::max(last_round, round);
+  REQUIRE(last_round >= 1);
+  res = test::run_hrw({"check", "--plan", dir.file("t"), "--through-round", std::to_string(last_round + 1),
+                       "--placement", current});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == fmt::format("hrw: {}: through round {}: the plan's last round is {} (transitions.csv)\n",
+                               dir.file("t"), last_round + 1, last_round));
+  // The misplaced keys' file never replaces one of the plan's own files.
+  const std::string from_json = test::read_file(dir.file("t/from.json"));
+  for (const char* name : {"from.json", "transitions.csv", "new.csv"}) {
+    const std::string inside = dir.file(std::string("t/") + name);
+    res = test::run_hrw({"check", "--plan", dir.file("t"), "--through-round", "1", "--placement", current,
+                         "--misplaced", inside});
+    CHECK(res.exit_code == 2);
+    CHECK_THAT(res.err, Catch::Matchers::Contains("the misplaced keys' file is inside the plan folder"));
+  }
+  CHECK(test::read_file(dir.file("t/from.json")) == from_json);
+  CHECK_FALSE(std::filesystem::exists(dir.file("t/new.csv")));
 }
 
 TEST_CASE("check --plan places the plan's views by their rule (contract §8)", "[progress][rule]") {

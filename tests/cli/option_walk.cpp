@@ -50,6 +50,26 @@ constexpr std::size_t kStride = 4;
 constexpr std::size_t kStride = 1;
 #endif
 
+// For each command, a command line that runs (given a good value for the walked option).
+std::map<std::string, std::vector<std::string>> base_commands(const TempDir& dir) {
+  const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  const std::string keys = dir.write("k.txt", "x\n");
+  const std::string placement = dir.write("p.csv", "key,owner\nx,a\n");
+  return {
+      {"select", {"select", "k", "--nodes", "a,b"}},
+      {"place", {"place", "--cluster", view, "--keys", keys}},
+      {"plan", {"plan", "--from", view, "--to", view, "--keys", keys, "--out", dir.file("out")}},
+      {"check", {"check", "--cluster", view, "--placement", placement}},
+      {"compare", {"compare", "--sample", "100"}},
+      {"verify", {"verify", "--pairs", "1000"}},
+      {"sample", {"sample", "--keys", "10", "--out", dir.file("out")}},
+      {"view", {"view", "edit", view, "--add", "c", "--out", dir.file("out")}},
+      {"bench", {"bench", "--quick"}},
+      {"balance", {"balance", "--cluster", view, "--keys", keys, "--max-overload", "0.05", "--out",
+                   dir.file("out")}},
+  };
+}
+
 }  // namespace
 
 TEST_CASE("option walk: the registry lists every command's options with a type", "[cli][numbers][walk]") {
@@ -107,21 +127,7 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
 TEST_CASE("option walk: every numeric option refuses the same bad values, naming itself",
           "[cli][numbers][walk]") {
   TempDir dir;
-  const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
-  const std::string keys = dir.write("k.txt", "x\n");
-  const std::string placement = dir.write("p.csv", "key,owner\nx,a\n");
-  const std::map<std::string, std::vector<std::string>> base = {
-      {"select", {"select", "k", "--nodes", "a,b"}},
-      {"place", {"place", "--cluster", view, "--keys", keys}},
-      {"plan", {"plan", "--from", view, "--to", view, "--keys", keys, "--out", dir.file("out")}},
-      {"check", {"check", "--cluster", view, "--placement", placement}},
-      {"compare", {"compare", "--sample", "100"}},
-      {"verify", {"verify", "--pairs", "1000"}},
-      {"sample", {"sample", "--keys", "10", "--out", dir.file("out")}},
-      {"view", {"view", "edit", view, "--add", "c", "--out", dir.file("out")}},
-      {"balance", {"balance", "--cluster", view, "--keys", keys, "--max-overload", "0.05", "--out",
-                   dir.file("out")}},
-  };
+  const auto base = base_commands(dir);
   std::size_t walked = 0, numeric = 0;
   std::set<std::string> values_walked;
   for (const Listed& l : listed_options()) {
@@ -198,4 +204,44 @@ TEST_CASE("option walk: the limits of plan and check take their whole documented
   res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("r"), "--max-moved-fraction",
                  "5e-1", "--quiet"});
   CHECK(res.exit_code == 0);
+}
+
+// docs/errors.md, "Empty values": "--out \"$OUT\"" with OUT unset is refused, naming the
+// option, never taken as "not given". Only a seed and a key may be empty (the contract's).
+TEST_CASE("option walk: every text option refuses an empty value, naming itself", "[cli][walk]") {
+  TempDir dir;
+  const auto base = base_commands(dir);
+  std::size_t walked = 0;
+  for (const Listed& l : listed_options()) {
+    if (l.type != "TEXT" || l.option.rfind("--", 0) != 0 || l.option == "--seed") continue;
+    REQUIRE(base.count(l.command) == 1);
+    std::vector<std::string> args;
+    const auto& b = base.at(l.command);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (b[i] == l.option) {  // the walked option replaces the base's value
+        ++i;
+        continue;
+      }
+      args.push_back(b[i]);
+    }
+    args.push_back(l.option);
+    args.push_back("");
+    INFO(l.command << " " << l.option << " \"\"");
+    const auto res = run_hrw(args);
+    CHECK(res.exit_code == 2);
+    CHECK(lines(res.err) == 1);
+    CHECK_THAT(res.err, Contains(l.option));
+    CHECK(res.out.empty());
+    ++walked;
+  }
+  CHECK(walked > 40);
+  // Where the CLI's own checks do not come first, the message says why.
+  auto res = run_hrw({"place", "--cluster", base.at("place")[2], "--keys", base.at("place")[4], "--out", ""});
+  CHECK(res.err == "hrw: --out: an empty value (a variable left unset?): give one, or leave --out out\n");
+  res = run_hrw({"select", "k", "--nodes", "a,b", "--distinct", ""});
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, StartsWith("hrw: --distinct: an empty value"));
+  // The seed and the key are values of the contract when empty.
+  CHECK(run_hrw({"select", "", "--nodes", "a,b", "--seed", ""}).exit_code == 0);
+  CHECK(!std::filesystem::exists(dir.file("out")));
 }

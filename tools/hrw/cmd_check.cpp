@@ -51,7 +51,7 @@ int check_progress(const CheckArgs& a, ProgressLine& progress) {
     throw InputError(fmt::format("--plan: {} is a staged plan: give --through-step S", a.plan));
   }
   // A step given alone is executed whole.
-  job.through_round = a.through_round.value_or(kMaxRound);
+  job.through_round = a.through_round;
   job.current.path = a.placement;
   job.current.replicas = a.replicas;
   job.place.distinct_label = a.distinct;

@@ -19,7 +19,7 @@ struct SelectArgs {
   std::string key;
   ClusterOptions cluster;
   std::uint32_t replicas = 0;  // 0: not asked for
-  std::string distinct;
+  std::optional<std::string> distinct;
   bool partial = false;
   std::string format = "table";
 };

@@ -105,8 +105,25 @@ int finish_stdout(int code) {
   return 1;
 }
 
-int run_command(hrw::cli::Runner& run, const std::string& target, bool target_from_flag) {
+// An option given an empty value ("--out \"$OUT\"" with OUT unset) is refused, naming it,
+// rather than taken as "not given" (no output, no failure domain): docs/errors.md, "Empty
+// values". The empty string is a value only where the contract makes it one: a seed, a key.
+void refuse_empty_values(const CLI::App& sub) {
+  for (const CLI::Option* option : sub.get_options()) {
+    if (option->count() == 0 || option->get_expected_min() == 0) continue;  // not given, or a flag
+    const auto& longs = option->get_lnames();
+    const std::string name = longs.empty() ? option->get_name() : "--" + longs.front();
+    if (name == "--seed" || name == "key") continue;
+    for (const std::string& value : option->results())
+      if (value.empty())
+        throw hrw::InputError(fmt::format("{}: an empty value (a variable left unset?): give one, or leave {} out",
+                                          name, name));
+  }
+}
+
+int run_command(const CLI::App& sub, hrw::cli::Runner& run, const std::string& target, bool target_from_flag) {
   try {
+    refuse_empty_values(sub);
     force_requested_target(target, target_from_flag);
     const int code = finish_stdout(run());
     if (const int sig = hrw::cli::deferred_signal()) return 128 + sig;
@@ -176,6 +193,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (auto& [sub, run] : commands)
-    if (sub->parsed()) return run_command(run, target, app.count("--target") > 0);
+    if (sub->parsed()) return run_command(*sub, run, target, app.count("--target") > 0);
   return 2;
 }

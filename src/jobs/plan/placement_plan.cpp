@@ -221,8 +221,25 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   const ClusterView from(load_cluster_file(dir + "/from.json"));
   const ClusterView to(load_cluster_file(dir + "/to.json"));
   const std::unordered_map<std::string, std::uint64_t> rounds = io::read_transition_rounds(dir + "/transitions.csv");
+  // A round past the plan's last is a typo or another plan's folder, not "all done".
+  std::uint64_t last_round = 0;
+  for (const auto& [key, round] : rounds) last_round = std::max(last_round, round);
+  if (job.through_round > last_round)
+    throw InputError(fmt::format("{}: through round {}: the plan's last round is {} (transitions.csv)", dir,
+                                 *job.through_round, last_round));
+  const std::uint64_t through_round = job.through_round.value_or(last_round);
   std::optional<AtomicFile> misplaced;
-  if (!job.misplaced.empty()) misplaced.emplace(job.misplaced);
+  if (!job.misplaced.empty()) {
+    // The report never lands in the plan it checks (a staged plan's whole folder included):
+    // named as one of the plan's files, it would replace it.
+    fs::path root = fs::weakly_canonical(dir);
+    if (root.parent_path().filename() == "steps") root = root.parent_path().parent_path();
+    const fs::path report = fs::weakly_canonical(job.misplaced);
+    if (std::mismatch(root.begin(), root.end(), report.begin(), report.end()).first == root.end())
+      throw InputError(fmt::format("{}: the misplaced keys' file is inside the plan folder {}: write it elsewhere",
+                                   job.misplaced, root.string()));
+    misplaced.emplace(job.misplaced);
+  }
 
   const std::string temp = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
   CurrentPlacement current(job.current, temp, job.progress);
@@ -249,7 +266,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   out.from_version = from.version();
   out.to_version = to.version();
   out.replicas = r;
-  out.through_round = job.through_round;
+  out.through_round = through_round;
   std::string rows;
   if (misplaced) {
     if (r == 1) {
@@ -271,7 +288,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
     for (std::size_t i = 0; i < chunk.size(); ++i) {
       const std::string_view key = chunk.keys[i];
       const auto it = rounds.find(std::string(key));
-      const bool moved = it != rounds.end() && it->second <= job.through_round;
+      const bool moved = it != rounds.end() && it->second <= through_round;
       const ClusterView& view = moved ? to : from;
       const Placement& p = moved ? pb : pa;
       // Expected: B's holders once the key's round ran, else A's. A key whose copies have

@@ -10,13 +10,12 @@ namespace hrw {
 Selection select_key(const ClusterView& view, std::string_view key, const SelectRequest& request) {
   Selection s;
   s.key = std::string(key);
-  s.replicas = request.replicas == 0 && !request.distinct.empty() ? 1 : request.replicas;
+  s.replicas = request.replicas == 0 && request.distinct ? 1 : request.replicas;
   PlaceOptions options;
   options.replicas = std::max<std::uint32_t>(s.replicas, 1);
-  options.distinct_label = request.distinct;
+  options.distinct_label = request.distinct.value_or("");
   options.allow_partial = request.partial;
-  options = options_for(view, options,
-                        {request.replicas != 0, !request.distinct.empty(), request.partial});
+  options = options_for(view, options, {request.replicas != 0, request.distinct.has_value(), request.partial});
   if (view.rule()) s.replicas = options.replicas;  // the rule's replicas are always shown
   s.distinct = options.distinct_label;
   if (s.replicas) {
