@@ -70,6 +70,19 @@ std::map<std::string, std::vector<std::string>> base_commands(const TempDir& dir
   };
 }
 
+// `command` without `option` and its value: the walked option takes their place.
+std::vector<std::string> without(const std::vector<std::string>& command, const std::string& option) {
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    if (command[i] == option) {
+      ++i;
+      continue;
+    }
+    args.push_back(command[i]);
+  }
+  return args;
+}
+
 }  // namespace
 
 TEST_CASE("option walk: the registry lists every command's options with a type", "[cli][numbers][walk]") {
@@ -134,15 +147,7 @@ TEST_CASE("option walk: every numeric option refuses the same bad values, naming
     if (l.type != "UINT" && l.type != "REAL") continue;
     const std::size_t rotation = numeric++;
     REQUIRE(base.count(l.command) == 1);
-    std::vector<std::string> args;
-    const auto& b = base.at(l.command);
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      if (b[i] == l.option) {  // the walked option replaces the base's value
-        ++i;
-        continue;
-      }
-      args.push_back(b[i]);
-    }
+    std::vector<std::string> args = without(base.at(l.command), l.option);
     std::vector<std::string> values = kBadValues;
     if (l.type == "UINT") values.insert(values.end(), kBadUnsigned.begin(), kBadUnsigned.end());
     for (std::size_t v = 0; v < values.size(); ++v) {
@@ -215,15 +220,7 @@ TEST_CASE("option walk: every text option refuses an empty value, naming itself"
   for (const Listed& l : listed_options()) {
     if (l.type != "TEXT" || l.option.rfind("--", 0) != 0 || l.option == "--seed") continue;
     REQUIRE(base.count(l.command) == 1);
-    std::vector<std::string> args;
-    const auto& b = base.at(l.command);
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      if (b[i] == l.option) {  // the walked option replaces the base's value
-        ++i;
-        continue;
-      }
-      args.push_back(b[i]);
-    }
+    std::vector<std::string> args = without(base.at(l.command), l.option);
     args.push_back(l.option);
     args.push_back("");
     INFO(l.command << " " << l.option << " \"\"");
