@@ -44,7 +44,7 @@ HOST_PKGS=(g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user cmake ninja-bui
 # pulls arm64 libudev and upgrades the host's systemd packages).
 ARM64_PKGS=(libhwy-dev libhwy1 libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15
             libbenchmark-dev libbenchmark1debian catch2 libfmt-dev libfmt9
-            libxxhash-dev libxxhash0)
+            libxxhash-dev libxxhash0 zlib1g-dev zlib1g libzstd-dev libzstd1)
 # Architecture: all (header-only); staged too so that find_package sees them under the
 # find root path (the host copies in /usr/share/cmake are outside it).
 ALL_PKGS=(nlohmann-json3-dev libcli11-dev)

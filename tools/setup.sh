@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config python3
   libhwy-dev libtbb-dev catch2 libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev zlib1g-dev libzstd-dev zstd
   pybind11-dev python3-dev python3-numpy python3-pandas python3-dask python3-distributed
   python3-pytest
   clang-14 libclang-rt-14-dev ccache

@@ -6,6 +6,8 @@
 // - "-", a character device, a FIFO, a socket or a /proc/self/fd/N-like path (/dev/stdout):
 //   streamed, written in place as it comes (there is nothing to rename over);
 // - a folder: refused (InputError).
+// A path whose name ends in ".gz" or ".zst" is written gzip- or zstd-compressed, as a
+// series of whole members or frames (docs/errors.md, "Compressed files").
 // Temp files of a run that died (its PID no longer exists) are removed by the next run
 // writing the same output. The library installs no signal handler: a program that wants
 // interrupted runs to leave nothing behind calls remove_temp_files_now() from its own.
@@ -34,8 +36,13 @@ class AtomicFile {
   // written by write_at. Called in output order, it costs no copy, so the bytes of many
   // pieces can be written by several threads at once (write_at is safe to call from any
   // thread, each piece once, before commit()). Later write() calls append after them.
+  // The pieces of a compressed file are first passed through encode_piece.
   std::uint64_t reserve(std::uint64_t size);
   void write_at(std::uint64_t offset, std::string_view data) const;
+  // A piece for reserve/write_at, compressed in place when the file is (a streamed file's
+  // pieces go through write(), which compresses them itself: left as they are). Safe to
+  // call from any thread.
+  void encode_piece(std::string& piece) const;
   const std::string& path() const { return path_; }
   bool streamed() const { return temp_.empty(); }
 
@@ -57,6 +64,7 @@ class AtomicFile {
   std::uint64_t written_ = 0;     // bytes written to fd_
   std::uint64_t flushed_to_ = 0;  // bytes whose writeback has been started
   int slot_ = -1;  // index in the table of live temp files
+  int compression_ = 0;  // io::Compression, from the path's name
   bool committed_ = false;
 };
 

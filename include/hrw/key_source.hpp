@@ -30,7 +30,8 @@ class KeyRanges;  // the bulk pipeline's parallel reader (private to the library
 // "lines" or "csv"; InputError otherwise.
 KeyFormat parse_key_format(std::string_view text);
 // csv for a name ending in ".csv", lines otherwise (stdin included); InputError for
-// ".json", ".jsonl" and ".ndjson" (there is no JSON keys format: see the source).
+// ".json", ".jsonl" and ".ndjson" (there is no JSON keys format: see the source). A last
+// ".gz" or ".zst" is not part of the format's name (keys.csv.gz is CSV).
 KeyFormat key_format_for(std::string_view path);
 
 // Large enough that per-chunk costs (pipeline hand-off, counter folding) vanish, small
@@ -48,7 +49,7 @@ struct KeyChunk {
   std::vector<std::uint64_t> bytes;     // one per key when the input has a bytes column
   std::vector<std::uint64_t> requests;  // one per key when the input has a requests column
   std::uint64_t first = 0;              // input index of keys[0]
-  std::uint64_t input_offset = 0;       // input bytes consumed once this chunk was read
+  std::uint64_t input_offset = 0;       // the file's bytes (compressed ones if so) read once this chunk was read
 
   std::size_t size() const { return keys.size(); }
   void clear();
@@ -78,6 +79,11 @@ struct ByteRange {
 // The '"' bytes of [begin, end) of a regular file (prefix sums of these give the
 // ByteRange quote counts). InputError naming the file when it cannot be read.
 std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::uint64_t end);
+
+// "gzip" or "zstd" when a file's first bytes say it is compressed (it is then read whole:
+// it has no byte ranges), nullptr when they do not. InputError for a compression hrw does
+// not decode, and as KeySource for a file it cannot open.
+const char* file_compression(const std::string& path);
 
 class KeySource {
  public:

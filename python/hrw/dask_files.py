@@ -123,7 +123,8 @@ def _ranges(files, fmt, blocksize):
     out = []
     for path in files:
         size = os.path.getsize(path)
-        if blocksize is None or size <= blocksize:
+        # A compressed file's bytes are not its text's: one task reads it whole.
+        if blocksize is None or size <= blocksize or _hrw._compression(path) is not None:
             out.append((path, None))
             continue
         # As many ranges as blocksize asks for, of equal size (no small last range).

@@ -133,6 +133,14 @@ void bind_files(py::module_& m) {
   m.def("_key_format_for", [](const std::string& path) {
     return key_format_for(path) == KeyFormat::csv ? "csv" : "lines";
   }, py::arg("path"));
+  m.def("_compression", [](const std::string& path) -> py::object {
+    const char* name = nullptr;
+    {
+      py::gil_scoped_release release;
+      name = file_compression(path);
+    }
+    return name ? py::object(py::str(name)) : py::object(py::none());
+  }, py::arg("path"));
   m.def("_count_quotes", [](const std::string& path, std::uint64_t begin, std::uint64_t end) {
     py::gil_scoped_release release;
     return count_quotes(path, begin, end);

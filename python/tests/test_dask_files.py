@@ -296,3 +296,53 @@ def test_an_empty_csv_file_is_the_clis_error(data, tmp_path):
             hrw.dask.place_files([str(data["csvs"][1]), str(empty)], data["b"], out=str(tmp_path / "out"))
     assert str(e.value) == err[len("hrw: "):].strip() and "empty CSV" in str(e.value)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("codec", ["gzip", "zstd"])
+@pytest.mark.parametrize("kind", ["lines", "csv"])
+def test_compressed_files_are_one_task_each_and_equal_the_cli(data, tmp_path, kind, codec):
+    """A compressed file's bytes are not its text's: Dask gives it one task, never byte
+    ranges of the compressed bytes, and the results are the plain files' (docs/errors.md,
+    "Compressed files"). Compressed here by Python's gzip module or the zstd tool."""
+    import gzip
+    import subprocess
+    files, everything = (data["lines"], data["tmp"] / "all.txt") if kind == "lines" else \
+        (data["csvs"], data["tmp"] / "all.csv")
+    packed = []
+    for f in files:
+        out = tmp_path / (f.name + (".gz" if codec == "gzip" else ".zst"))
+        if codec == "gzip":
+            out.write_bytes(gzip.compress(f.read_bytes()))
+        else:
+            subprocess.run(["zstd", "-q", "-f", str(f), "-o", str(out)], check=True)
+        packed.append(out)
+    with dask.config.set(scheduler="synchronous"):
+        plan_equals_cli(data, packed, everything, tmp_path / "plan", blocksize=50)
+        place_equals_cli(data, packed, everything, tmp_path / "place", blocksize=50)
+    assert len(parts_of(tmp_path / "place", "place-")) == FILES  # one task per file at any blocksize
+    # The plain API reads a compressed placement file as the CLI reads the plain one.
+    placement, unique = tmp_path / "placement.csv", tmp_path / "unique.txt"
+    unique.write_bytes(b"".join(b"k%d\n" % i for i in range(3000)))
+    run_cli("place", "--cluster", data["tmp"] / "a.json", "--keys", unique, "--out", placement, "--quiet")
+    packed_placement = tmp_path / "placement.csv.gz"
+    packed_placement.write_bytes(gzip.compress(placement.read_bytes()))
+    hrw.plan_from_placement(str(packed_placement), data["b"], out=str(tmp_path / "resumed"))
+    run_cli("plan", "--from-placement", placement, "--to", data["tmp"] / "b.json", "--out", tmp_path / "cli-resumed",
+            "--quiet")
+    assert (tmp_path / "resumed/moves.csv").read_bytes() == (tmp_path / "cli-resumed/moves.csv").read_bytes()
+    summaries = [json.loads((tmp_path / d / "summary.json").read_bytes()) for d in ("resumed", "cli-resumed")]
+    assert summaries[0].pop("from_placement") == str(packed_placement)  # the file's name, as given
+    summaries[1].pop("from_placement")
+    assert summaries[0] == summaries[1]
+
+
+def test_a_truncated_compressed_file_names_its_offset(data, tmp_path):
+    import gzip
+    whole = gzip.compress(data["lines"][-1].read_bytes())
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(whole[:len(whole) // 2])
+    with pytest.raises(ValueError, match=f"{cut}: truncated gzip data: the file ends at byte offset "
+                                         f"{len(whole) // 2} inside a member"):
+        with dask.config.set(scheduler="synchronous"):
+            hrw.dask.place_files([str(cut)], data["b"], out=str(tmp_path / "p"))
+    assert not (tmp_path / "p").exists()

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "hrw/errors.hpp"
+#include "compression.hpp"
 #include "output_target.hpp"
 #include "temp_registry.hpp"
 
@@ -225,6 +226,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     slot_ = register_temp(temp_);
     ::fchmod(fd_, file_mode());
   }
+  compression_ = static_cast<int>(io::compression_for_output(path_));
   buffer_.reserve(kBufferBytes);
 }
 
@@ -237,8 +239,11 @@ AtomicFile::~AtomicFile() {
 void AtomicFile::write(std::string_view data) {
   if (buffer_.size() + data.size() > kBufferBytes) flush_buffer();
   if (data.size() >= kBufferBytes) {
-    write_all(fd_, data, path_, at_end());
-    written_ += data.size();
+    const auto c = static_cast<io::Compression>(compression_);
+    const std::string piece = c == io::Compression::kNone ? std::string() : io::compress_piece(c, data);
+    const std::string_view bytes = c == io::Compression::kNone ? data : std::string_view(piece);
+    write_all(fd_, bytes, path_, at_end());
+    written_ += bytes.size();
   } else {
     buffer_.append(data);
   }
@@ -246,9 +251,23 @@ void AtomicFile::write(std::string_view data) {
 }
 
 void AtomicFile::flush_buffer() {
-  write_all(fd_, buffer_, path_, at_end());
-  written_ += buffer_.size();
+  // A compressed file holds no empty members, but is never empty itself: an empty member
+  // then, so that it decodes to nothing rather than failing as a truncated stream.
+  const auto c = static_cast<io::Compression>(compression_);
+  if (c == io::Compression::kNone) {
+    write_all(fd_, buffer_, path_, at_end());
+    written_ += buffer_.size();
+  } else if (!buffer_.empty() || written_ == 0) {
+    const std::string piece = io::compress_piece(c, buffer_);
+    write_all(fd_, piece, path_, at_end());
+    written_ += piece.size();
+  }
   buffer_.clear();
+}
+
+void AtomicFile::encode_piece(std::string& piece) const {
+  const auto c = static_cast<io::Compression>(compression_);
+  if (c != io::Compression::kNone && !streamed()) piece = io::compress_piece(c, piece);
 }
 
 std::optional<std::uint64_t> AtomicFile::at_end() const {

@@ -33,8 +33,9 @@ ByteReader::ByteReader(const std::string& path)
     own_fd_ = true;
     if (in.regular) size_ = in.size;
     positioned_ = in.regular;
-    std::memcpy(buf_.data(), in.first.data(), in.first.size());  // at most 4 KiB
-    end_ = filled_ = in.first.size();
+    // At most 4 KiB, held back until the first refill() has looked at them (first_fill).
+    std::memcpy(buf_.data(), in.first.data(), in.first.size());
+    filled_ = in.first.size();
   }
   struct stat st {};
   if (path == "-" && ::fstat(fd_, &st) == 0) {
@@ -44,6 +45,87 @@ ByteReader::ByteReader(const std::string& path)
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+  // Compressed or not, by the first bytes, never the name (docs/errors.md, "Compressed
+  // files"): a regular file's at once (whether it has byte ranges depends on it); a
+  // stream's at its first read, so that opening stdin or a pipe does not wait for data.
+  if (!positioned_) return;
+  try {
+    char head[kMagicBytes];
+    const Compression c = sniff_compression({head, read_at(0, head, sizeof head)}, name_);
+    sniffed_ = true;
+    if (c != Compression::kNone) start_decoding(c);
+  } catch (...) {
+    if (own_fd_) ::close(fd_);
+    throw;
+  }
+}
+
+bool ByteReader::first_fill() {
+  sniffed_ = true;
+  end_ = filled_;  // a FIFO's bytes read while waiting for its writer
+  while (end_ < kMagicBytes && refill()) {
+  }
+  if (const Compression c = sniff_compression({buf_.data(), end_}, name_); c != Compression::kNone) {
+    start_decoding(c);
+    return decode_more();
+  }
+  return end_ > 0;
+}
+
+void ByteReader::start_decoding(Compression c) {
+  decoder_ = Decoder::make(c, name_);
+  compression_ = c;
+  raw_.assign(buf_.data(), end_);
+  raw_.resize(std::max(kBufferBytes, raw_.size()));
+  raw_pos_ = 0;
+  raw_end_ = end_;
+  raw_read_ = end_;
+  raw_positioned_ = positioned_;
+  positioned_ = false;
+  file_size_ = size_;
+  size_.reset();
+  pos_ = end_ = filled_ = 0;
+  eof_ = false;
+}
+
+bool ByteReader::decode_more() {
+  for (;;) {
+    const Decoder::Step step = decoder_->decode(raw_.data() + raw_pos_, raw_end_ - raw_pos_, buf_.data() + end_,
+                                                limit() - end_, raw_consumed_);
+    raw_pos_ += step.consumed;
+    raw_consumed_ += step.consumed;
+    end_ += step.produced;
+    filled_ = end_;
+    if (step.produced > 0) return true;
+    if (step.consumed > 0) continue;
+    if (!read_raw()) {
+      decoder_->finish(raw_consumed_);
+      eof_ = true;
+      return false;
+    }
+  }
+}
+
+bool ByteReader::read_raw() {
+  if (raw_pos_ > 0) {
+    std::memmove(raw_.data(), raw_.data() + raw_pos_, raw_end_ - raw_pos_);
+    raw_end_ -= raw_pos_;
+    raw_pos_ = 0;
+  }
+  if (raw_end_ == raw_.size()) raw_.resize(2 * raw_.size());  // a decoder that wants more before it decodes
+  for (;;) {
+    const std::size_t room = raw_.size() - raw_end_;
+    const ssize_t n = raw_positioned_ ? ::pread(fd_, raw_.data() + raw_end_, room, static_cast<off_t>(raw_read_))
+                                      : ::read(fd_, raw_.data() + raw_end_, room);
+    if (n > 0) {
+      raw_end_ += static_cast<std::size_t>(n);
+      raw_read_ += static_cast<std::uint64_t>(n);
+      return true;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
+  }
 }
 
 ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end) : name_(path) {
@@ -57,6 +139,18 @@ ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64
     throw InputError(message);
   };
   if (!in.regular) fail(not_regular);  // replaced by another kind of file since the stat
+  // A compressed file's bytes are not its text's: it has no byte ranges.
+  char head[kMagicBytes];
+  fd_ = in.fd;
+  Compression compression = Compression::kNone;
+  try {
+    compression = sniff_compression({head, read_at(0, head, sizeof head)}, name_);
+  } catch (const InputError& e) {
+    fail(e.what());
+  }
+  if (compression != Compression::kNone)
+    fail(fmt::format("{}: {}-compressed: a compressed file is read whole, not in byte ranges", name_,
+                     compression_name(compression)));
   end = std::min<std::uint64_t>(end, in.size);
   if (begin > end)
     fail(fmt::format("{}: byte range [{}, {}) is reversed or past the end (the file has {} bytes)", name_, begin,
@@ -65,6 +159,7 @@ ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64
   fd_ = in.fd;
   own_fd_ = true;
   positioned_ = true;
+  sniffed_ = true;  // and found not compressed, above
   size_ = in.size;
   base_ = begin;
   left_ = end - begin;
@@ -123,6 +218,7 @@ ByteReader::~ByteReader() {
 }
 
 bool ByteReader::refill() {
+  if (!sniffed_) return first_fill();
   if (eof_) return false;
   const std::size_t unread = end_ - pos_;
   if (pos_ > 0) {
@@ -133,6 +229,7 @@ bool ByteReader::refill() {
   }
   filled_ = end_;  // loaded bytes past end_ are past the part being read (left_ is 0 then)
   if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
+  if (decoder_) return decode_more();
   for (;;) {
     const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit() - end_, left_));
     const ssize_t n = room == 0 ? 0

@@ -2,20 +2,25 @@
 // place (memchr), so reading costs no allocation and no copy per key.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "hrw/raw_buffer.hpp"
+#include "compression.hpp"
 
 namespace hrw::io {
 
 class ByteReader {
  public:
   // "-" is stdin. InputError "PATH: cannot open: ..." / "PATH: cannot read: is a directory".
+  // A gzip or zstd file (or stdin) is recognised by its first bytes and read decoded
+  // (compression.hpp); it has no size() and no ranges then.
   explicit ByteReader(const std::string& path);
   // Bytes [begin, end) of a regular file only (end clamped to its size): the end reads as
-  // the end of input. InputError "PATH: ..." for a file that is not regular, or begin > end.
+  // the end of input. InputError "PATH: ..." for a file that is not regular, or begin > end,
+  // or compressed (its bytes are not the text's).
   ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end);
   ~ByteReader();
   ByteReader(const ByteReader&) = delete;
@@ -54,11 +59,20 @@ class ByteReader {
 
   const std::string& name() const { return name_; }
   std::uint64_t consumed() const { return consumed_; }
+  // The text's size: a regular file that is not compressed only.
   std::optional<std::uint64_t> size() const { return size_; }
+  Compression compression() const { return decoder_ ? compression_ : Compression::kNone; }
+  // For progress: the file's own bytes (compressed ones when compressed) in all and read so far.
+  std::optional<std::uint64_t> file_size() const { return decoder_ ? file_size_ : size_; }
+  std::uint64_t file_consumed() const { return decoder_ ? raw_consumed_ : consumed_; }
 
  private:
   // Bytes read(2) may fill: the rest of the buffer is the readable slack.
   std::size_t limit() const { return buf_.capacity() - kReadSlack; }
+  bool first_fill();   // the first refill() of a stream: sniffs its first bytes
+  void start_decoding(Compression c);
+  bool decode_more();  // refill() of a compressed input
+  bool read_raw();     // more compressed bytes; false at their end
 
   std::string name_;
   int fd_ = -1;
@@ -74,6 +88,16 @@ class ByteReader {
   std::uint64_t consumed_ = 0;
   std::uint64_t left_ = UINT64_MAX;  // bytes read(2) may still return (a range's rest)
   std::optional<std::uint64_t> size_;
+  bool sniffed_ = false;  // whether the first bytes were looked at (compressed or not)
+  // A compressed input: its bytes go through raw_ to the decoder, which fills buf_.
+  std::unique_ptr<Decoder> decoder_;
+  Compression compression_ = Compression::kNone;
+  std::string raw_;
+  std::size_t raw_pos_ = 0, raw_end_ = 0;
+  bool raw_positioned_ = false;      // a regular file: read with pread at raw_read_
+  std::uint64_t raw_read_ = 0;       // compressed bytes read from the file
+  std::uint64_t raw_consumed_ = 0;   // compressed bytes the decoder took
+  std::optional<std::uint64_t> file_size_;
 };
 
 }  // namespace hrw::io

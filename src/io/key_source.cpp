@@ -24,6 +24,10 @@ KeyFormat parse_key_format(std::string_view text) {
 }
 
 KeyFormat key_format_for(std::string_view path) {
+  // keys.csv.gz is CSV: a compression suffix names how the file is stored, not its format
+  // (the content decides whether it is decoded: docs/errors.md, "Compressed files").
+  for (std::string_view packed : {".gz", ".zst"})
+    if (path.ends_with(packed)) path.remove_suffix(packed.size());
   if (path.ends_with(".csv")) return KeyFormat::csv;
   // JSON strings cannot hold every key (keys are bytes, JSON text is Unicode), so there is
   // no JSON keys format; reading such a file as lines would make each object one key.
@@ -149,6 +153,11 @@ io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const 
 std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::uint64_t end) {
   const io::ByteReader file(path, begin, end);  // refuses what is not a regular file, or begin > end
   return io::count_byte(file, begin, end, '"');
+}
+
+const char* file_compression(const std::string& path) {
+  const io::ByteReader file(path);
+  return file.compression() == io::Compression::kNone ? nullptr : io::compression_name(file.compression());
 }
 
 KeySource::Impl::Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {
@@ -287,7 +296,7 @@ bool KeySource::next(KeyChunk& chunk, std::size_t max_keys) {
     throw;
   }
   impl_->keys += chunk.size();
-  chunk.input_offset = impl_->in.consumed();
+  chunk.input_offset = impl_->in.file_consumed();
   return !chunk.keys.empty();
 }
 
@@ -295,6 +304,6 @@ bool KeySource::has_bytes() const { return impl_->cols.bytes != kNoColumn; }
 bool KeySource::has_requests() const { return impl_->cols.requests != kNoColumn; }
 const std::string& KeySource::name() const { return impl_->in.name(); }
 std::uint64_t KeySource::keys_read() const { return impl_->keys; }
-std::optional<std::uint64_t> KeySource::total_bytes() const { return impl_->in.size(); }
+std::optional<std::uint64_t> KeySource::total_bytes() const { return impl_->in.file_size(); }
 
 }  // namespace hrw

@@ -143,7 +143,7 @@ bool PlacementReader::next(KeyChunk& chunk, std::vector<std::uint32_t>& holders,
     lines.push_back(line);
     ++keys_;
   }
-  chunk.input_offset = in_->consumed();
+  chunk.input_offset = in_->file_consumed();
   return chunk.size() > 0;
 }
 

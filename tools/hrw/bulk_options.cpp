@@ -9,12 +9,12 @@ namespace hrw::cli {
 
 void add_bulk_options(CLI::App& sub, BulkOptions& o) {
   sub.add_option("--keys", o.keys,
-                 "Keys file, or - for stdin. lines: one key per line (LF; a trailing CR is "
+                 "Keys file (plain, gzip or zstd, told by its bytes), or - for stdin. lines: one key per line (LF; a trailing CR is "
                  "removed; an empty line is the empty key). csv: RFC 4180 with a header, a key "
                  "column, optional bytes and requests columns")
       ->required();
   sub.add_option("--keys-format", o.keys_format,
-                 "lines or csv (default: csv for *.csv, else lines; *.json, *.jsonl and *.ndjson "
+                 "lines or csv (default: csv for *.csv, *.csv.gz, *.csv.zst, else lines; *.json, *.jsonl and *.ndjson "
                  "are refused unless given as lines)")
       ->check(CLI::IsMember({"lines", "csv"}));
   add_unsigned(sub, "--replicas", o.replicas, Setting::replica_count, "Replica count R, at most the node count");

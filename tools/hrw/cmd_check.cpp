@@ -85,8 +85,8 @@ Runner add_check(CLI::App& app) {
                   "With --plan: write key,expected,actual (R > 1: expected_1..R,actual_1..R) for every key "
                   "not where it should be");
   sub->add_option("--placement", args->placement,
-                  "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests), "
-                  "or - for stdin")
+                  "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests; plain, "
+                  "gzip or zstd), or - for stdin")
       ->required();
   add_unsigned(*sub, "--replicas", args->replicas, Setting::replica_count, "Replica count R (default: the placement's)");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");

@@ -30,7 +30,7 @@ Runner add_place(CLI::App& app) {
       "place", "Place every key of a file: CSV key,owner (or key,replica_1..R) in input order");
   add_cluster_options(*sub, args->cluster);
   add_bulk_options(*sub, args->bulk);
-  sub->add_option("--out", args->out, "Output CSV file, or - for stdout (default)");
+  sub->add_option("--out", args->out, "Output CSV file (written gzip-compressed for *.gz, zstd for *.zst), or - for stdout (default)");
   sub->add_option("--stats", args->stats, "Write per-node stats as JSON to this file");
   return [args, sub]() -> int {
     // First: oneTBB starts its workers while the views are read (thread_pool.hpp).

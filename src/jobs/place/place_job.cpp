@@ -48,6 +48,7 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
     Digested& d = digested[work];
     d.rows.clear();
     csv.append_rows(d.rows, work.chunk, work.placements[0]);
+    out.encode_piece(d.rows);
     d.stats.emplace(view, replicas);
     d.stats->add(work.chunk, work.placements[0]);
   };
