@@ -73,14 +73,9 @@ bool ByteReader::first_fill() {
 }
 
 void ByteReader::start_decoding(Compression c) {
-  decoder_ = Decoder::make(c, name_);
+  // The bytes read so far are the first compressed ones; a regular file goes on after them.
+  ahead_ = std::make_unique<DecodeAhead>(fd_, positioned_, base_ + end_, std::string(buf_.data(), end_), c, name_);
   compression_ = c;
-  raw_.assign(buf_.data(), end_);
-  raw_.resize(std::max(kBufferBytes, raw_.size()));
-  raw_pos_ = 0;
-  raw_end_ = end_;
-  raw_read_ = end_;
-  raw_positioned_ = positioned_;
   positioned_ = false;
   file_size_ = size_;
   size_.reset();
@@ -89,43 +84,14 @@ void ByteReader::start_decoding(Compression c) {
 }
 
 bool ByteReader::decode_more() {
-  for (;;) {
-    const Decoder::Step step = decoder_->decode(raw_.data() + raw_pos_, raw_end_ - raw_pos_, buf_.data() + end_,
-                                                limit() - end_, raw_consumed_);
-    raw_pos_ += step.consumed;
-    raw_consumed_ += step.consumed;
-    end_ += step.produced;
-    filled_ = end_;
-    if (step.produced > 0) return true;
-    if (step.consumed > 0) continue;
-    if (!read_raw()) {
-      decoder_->finish(raw_consumed_);
-      eof_ = true;
-      return false;
-    }
+  const std::size_t n = ahead_->read(buf_.data() + end_, limit() - end_);
+  if (n == 0) {
+    eof_ = true;
+    return false;
   }
-}
-
-bool ByteReader::read_raw() {
-  if (raw_pos_ > 0) {
-    std::memmove(raw_.data(), raw_.data() + raw_pos_, raw_end_ - raw_pos_);
-    raw_end_ -= raw_pos_;
-    raw_pos_ = 0;
-  }
-  if (raw_end_ == raw_.size()) raw_.resize(2 * raw_.size());  // a decoder that wants more before it decodes
-  for (;;) {
-    const std::size_t room = raw_.size() - raw_end_;
-    const ssize_t n = raw_positioned_ ? ::pread(fd_, raw_.data() + raw_end_, room, static_cast<off_t>(raw_read_))
-                                      : ::read(fd_, raw_.data() + raw_end_, room);
-    if (n > 0) {
-      raw_end_ += static_cast<std::size_t>(n);
-      raw_read_ += static_cast<std::uint64_t>(n);
-      return true;
-    }
-    if (n == 0) return false;
-    if (errno == EINTR) continue;
-    throw InputError(fmt::format("{}: cannot read: {}", name_, std::strerror(errno)));
-  }
+  end_ += n;
+  filled_ = end_;
+  return true;
 }
 
 ByteReader::ByteReader(const std::string& path, std::uint64_t begin, std::uint64_t end) : name_(path) {
@@ -214,6 +180,7 @@ std::size_t ByteReader::read_at(std::uint64_t offset, char* out, std::size_t n) 
 }
 
 ByteReader::~ByteReader() {
+  ahead_.reset();  // its thread reads fd_: stopped before fd_ is closed
   if (own_fd_) ::close(fd_);
 }
 
@@ -229,7 +196,7 @@ bool ByteReader::refill() {
   }
   filled_ = end_;  // loaded bytes past end_ are past the part being read (left_ is 0 then)
   if (end_ == limit()) buf_.grow(2 * limit() + kReadSlack, end_);  // a key longer than the buffer
-  if (decoder_) return decode_more();
+  if (ahead_) return decode_more();
   for (;;) {
     const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(limit() - end_, left_));
     const ssize_t n = room == 0 ? 0

@@ -9,6 +9,7 @@
 
 #include "hrw/raw_buffer.hpp"
 #include "compression.hpp"
+#include "decode_ahead.hpp"
 
 namespace hrw::io {
 
@@ -61,10 +62,10 @@ class ByteReader {
   std::uint64_t consumed() const { return consumed_; }
   // The text's size: a regular file that is not compressed only.
   std::optional<std::uint64_t> size() const { return size_; }
-  Compression compression() const { return decoder_ ? compression_ : Compression::kNone; }
+  Compression compression() const { return compression_; }
   // For progress: the file's own bytes (compressed ones when compressed) in all and read so far.
-  std::optional<std::uint64_t> file_size() const { return decoder_ ? file_size_ : size_; }
-  std::uint64_t file_consumed() const { return decoder_ ? raw_consumed_ : consumed_; }
+  std::optional<std::uint64_t> file_size() const { return ahead_ ? file_size_ : size_; }
+  std::uint64_t file_consumed() const { return ahead_ ? ahead_->consumed() : consumed_; }
 
  private:
   // Bytes read(2) may fill: the rest of the buffer is the readable slack.
@@ -72,7 +73,6 @@ class ByteReader {
   bool first_fill();   // the first refill() of a stream: sniffs its first bytes
   void start_decoding(Compression c);
   bool decode_more();  // refill() of a compressed input
-  bool read_raw();     // more compressed bytes; false at their end
 
   std::string name_;
   int fd_ = -1;
@@ -89,14 +89,9 @@ class ByteReader {
   std::uint64_t left_ = UINT64_MAX;  // bytes read(2) may still return (a range's rest)
   std::optional<std::uint64_t> size_;
   bool sniffed_ = false;  // whether the first bytes were looked at (compressed or not)
-  // A compressed input: its bytes go through raw_ to the decoder, which fills buf_.
-  std::unique_ptr<Decoder> decoder_;
+  // A compressed input: decoded on a thread of its own, copied into buf_ by refill().
+  std::unique_ptr<DecodeAhead> ahead_;
   Compression compression_ = Compression::kNone;
-  std::string raw_;
-  std::size_t raw_pos_ = 0, raw_end_ = 0;
-  bool raw_positioned_ = false;      // a regular file: read with pread at raw_read_
-  std::uint64_t raw_read_ = 0;       // compressed bytes read from the file
-  std::uint64_t raw_consumed_ = 0;   // compressed bytes the decoder took
   std::optional<std::uint64_t> file_size_;
 };
 
