@@ -41,6 +41,7 @@ struct KeyInput {
   std::optional<KeyFormat> format;  // default: from the file name
   std::size_t chunk_keys = kDefaultChunkKeys;
   std::optional<ByteRange> range;   // one part of the file only (ByteRange)
+  std::vector<std::string> ignored_columns;  // CSV header columns to skip (docs/errors.md, "CSV columns")
 
   // The format asked for, else the one the name implies. The name rule runs only when no
   // format was given: it refuses JSON-looking names that --keys-format lines allows.

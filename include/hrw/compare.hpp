@@ -94,7 +94,8 @@ Report run(const NodeList& from, const NodeList& to, const KeyBatch& keys,
 KeyBatch sample_keys(std::size_t n);
 // Every key of a file ("-": stdin) in the formats of hrw::KeySource: lines, or CSV for a
 // name ending in .csv. InputError (file and line) when it cannot be read.
-KeyBatch read_key_file(const std::string& path);
+// `ignored_columns`: CSV header columns to skip (docs/errors.md, "CSV columns").
+KeyBatch read_key_file(const std::string& path, const std::vector<std::string>& ignored_columns = {});
 
 // Output formats of `hrw compare`.
 std::string format_table(const Report& report);

@@ -35,6 +35,7 @@ enum class Setting {
   chart_file,
   placement_file,
   thread_count,
+  ignored_columns,  // CSV header columns to skip (docs/errors.md, "CSV columns")
 };
 
 // The concept's name as library messages use it ("replica count", "weight list", ...).
@@ -59,7 +60,8 @@ class InputError : public std::runtime_error {
   // separator (" must be at least 1", ": 3 weights for 2 nodes").
   InputError(Setting setting, std::string detail, Hint hint = Hint::none);
   // An error about two or more settings ("batch size excludes max moves per node"): each
-  // "{}" of `detail` stands for one of `mentioned`, in order, named the way `setting` is.
+  // "{}" of `detail` stands for one of `mentioned`, in order, named the way `setting` is;
+  // they come after any text taken from the input.
   InputError(Setting setting, std::string detail, std::vector<Setting> mentioned);
 
   Setting setting() const { return setting_; }
@@ -78,17 +80,19 @@ class InputError : public std::runtime_error {
   }
 
  private:
+  // Filled from the end: the placeholders follow any text from the input (a file name
+  // holding "{}" stays as it is).
   template <class Named>
   static std::string fill(const std::string& detail, const std::vector<Setting>& mentioned, Named&& named) {
-    std::string out;
-    std::size_t from = 0;
-    for (const Setting s : mentioned) {
-      const std::size_t at = detail.find("{}", from);
+    std::string out = detail;
+    std::size_t before = out.size();
+    for (auto s = mentioned.rbegin(); s != mentioned.rend() && before > 0; ++s) {
+      const std::size_t at = out.rfind("{}", before - 1);
       if (at == std::string::npos) break;
-      out.append(detail, from, at - from).append(named(s));
-      from = at + 2;
+      out.replace(at, 2, named(*s));
+      before = at;
     }
-    return out.append(detail, from, std::string::npos);
+    return out;
   }
 
   Setting setting_ = Setting::none;

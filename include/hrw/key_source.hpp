@@ -88,13 +88,15 @@ const char* file_compression(const std::string& path);
 class KeySource {
  public:
   // "-" reads stdin. Throws InputError naming the file when it is missing, a directory or
-  // unreadable, and (csv) when the header has no key column.
-  KeySource(const std::string& path, KeyFormat format);
+  // unreadable, and (csv) when the header has no key column or a column other than key,
+  // bytes and requests that is not among `ignored_columns` (docs/errors.md, "CSV columns").
+  KeySource(const std::string& path, KeyFormat format, const std::vector<std::string>& ignored_columns = {});
   // One part of a regular file (ByteRange). Errors name the file and the line in the whole
   // file, as a whole-file read words them. Keys are numbered from 0 within the part
   // (KeyChunk::first, keys_read) and input_offset counts from the part's first record.
-  KeySource(const std::string& path, KeyFormat format, const ByteRange& range);
-  // The input a bulk command was given: its path, format and range (hrw/bulk.hpp).
+  KeySource(const std::string& path, KeyFormat format, const ByteRange& range,
+            const std::vector<std::string>& ignored_columns = {});
+  // The input a bulk command was given: its path, format, range and ignored columns (hrw/bulk.hpp).
   explicit KeySource(const KeyInput& input);
   ~KeySource();
   KeySource(const KeySource&) = delete;

@@ -22,9 +22,11 @@ class PlacementReader {
  public:
   // Throws InputError naming the file: no `key` column, no owner/replica columns, replica
   // columns not numbered 1..R, a column named replica... that is not replica_N, or (when
-  // given) a replica count other than `replicas`. A UTF-8 byte-order mark is skipped.
-  // next(): InputError naming the line when a bytes or requests total exceeds 2^64 - 1.
-  PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas);
+  // given) a replica count other than `replicas`, or a column it does not read that is not
+  // among `ignored_columns` (docs/errors.md, "CSV columns"). A UTF-8 byte-order mark is
+  // skipped. next(): InputError naming the line when a bytes or requests total exceeds 2^64 - 1.
+  PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas,
+                  const std::vector<std::string>& ignored_columns = {});
   ~PlacementReader();
 
   // The next keys (at most max_keys) and their holders: holders[i * R + r] indexes ids(),

@@ -217,6 +217,7 @@ struct PlacementInput {
   std::string path;                       // CURRENT.csv; "-": stdin
   std::optional<std::uint32_t> replicas;  // must match the file's when given
   std::size_t chunk_keys = kDefaultChunkKeys;
+  std::vector<std::string> ignored_columns;  // header columns to skip (docs/errors.md, "CSV columns")
 };
 
 struct PlacementPlanJob {

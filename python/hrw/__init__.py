@@ -75,6 +75,11 @@ def _path(value):
     return None if value is None else _os.fspath(value)
 
 
+def _column_list(columns):
+    """ignore_columns as a list of names: a lone string is one name, not its letters."""
+    return [columns] if isinstance(columns, str) else list(columns)
+
+
 def _folder_only(out, **given):
     """The options whose result is a plan folder's files: refused without `out`."""
     if out is None:
@@ -127,28 +132,31 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
 
 def plan_from_placement(placement, view_b, replicas=None, distinct=None, partial=False, threads=0,
                         batch_size=None, *, max_moves_per_node=None, max_bytes_per_node=None,
-                        node_bandwidth=None, transitions=False, svg=None, out=None):
+                        node_bandwidth=None, transitions=False, svg=None, out=None, ignore_columns=()):
     """`hrw plan --from-placement PLACEMENT --to B`: the moves that bring every key of the
     placement file (CSV key,owner or key,replica_1..R, optional bytes/requests) where
     view_b puts it. Returns the summary dict; with `out=DIR` writes the CLI's plan folder
-    (byte for byte). Rounds, transitions and svg need `out`."""
+    (byte for byte). Rounds, transitions and svg need `out`. `ignore_columns`: header
+    columns to skip (any other column hrw does not read is refused)."""
     _folder_only(out, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                  node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     return _json.loads(_hrw._plan_from_placement(
         _path(placement), view_b, replicas=replicas, distinct=distinct, partial=partial,
         threads=threads, batch_size=batch_size, max_moves_per_node=max_moves_per_node,
         max_bytes_per_node=max_bytes_per_node, node_bandwidth=node_bandwidth,
-        transitions=transitions, svg=_path(svg) or "", out=_path(out)))
+        transitions=transitions, svg=_path(svg) or "", out=_path(out),
+        ignore_columns=_column_list(ignore_columns)))
 
 
 def check(view, placement, replicas=None, distinct=None, partial=False, threads=0, *, plan=None,
-          through_round=None, through_step=None, misplaced=None):
+          through_round=None, through_step=None, misplaced=None, ignore_columns=()):
     """`hrw check --format json`: is every key of the placement file where `view` puts it?
     Returns the report dict (the CLI exits 3 when its "misplaced" count is not 0).
 
     With `plan=DIR` (view None): `hrw check --plan DIR --through-round N [--through-step S]`,
     every key where the plan puts it after those rounds; `misplaced=PATH` writes the CLI's
-    key,expected,actual file."""
+    key,expected,actual file. `ignore_columns`: header columns of the placement file to
+    skip (any other column hrw does not read is refused)."""
     if plan is None:
         for name, value in (("through_round", through_round), ("through_step", through_step),
                             ("misplaced", misplaced)):
@@ -157,10 +165,10 @@ def check(view, placement, replicas=None, distinct=None, partial=False, threads=
         if view is None:
             raise ValueError("check: give a view, or plan=DIR")
         return _json.loads(_hrw._check(view, _path(placement), replicas=replicas, distinct=distinct,
-                                       partial=partial, threads=threads))
+                                       partial=partial, threads=threads, ignore_columns=_column_list(ignore_columns)))
     if view is not None:
         raise ValueError("check: give either a view or plan, not both")
     return _json.loads(_hrw._check_progress(
         _path(plan), _path(placement), through_round=through_round, through_step=through_step,
         misplaced=_path(misplaced), replicas=replicas, distinct=distinct, partial=partial,
-        threads=threads))
+        threads=threads, ignore_columns=_column_list(ignore_columns)))

@@ -18,7 +18,7 @@ import dask
 import numpy as np
 from dask.utils import parse_bytes
 
-from . import _hrw
+from . import _column_list, _hrw
 from ._dask_shared import (_check_bytes_for, _check_view, _concat_keys, _first_rows, _publish,
                            _publish_all_moves, _refuse_staged, _schedule, _shipped, _warn_incompatible,
                            _write_file)
@@ -145,7 +145,7 @@ def _ranges(files, fmt, blocksize):
 def _place_task(view, path, out, fmt, byte_range, o):
     stats, has_bytes, has_requests = _hrw._place_range(
         view, path, out, keys_format=fmt, range=byte_range, replicas=o["replicas"],
-        distinct=o["distinct"], partial=o["partial"], threads=o["threads"])
+        distinct=o["distinct"], partial=o["partial"], threads=o["threads"], ignore_columns=o["ignore_columns"])
     return stats, has_bytes, has_requests
 
 
@@ -167,13 +167,15 @@ def _merge_place(view, o, parts, paths):
 
 
 def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE, replicas=None,
-                distinct=None, partial=False, threads=1):
+                distinct=None, partial=False, threads=1, ignore_columns=()):
     """Places every key of the files on the workers: out/place-NNNNN.csv for range NNNNN
     (each with `hrw place`'s header; their rows in order are `hrw place`'s rows) and
-    out/stats.json (`hrw place --stats`'s), published as one unit. Returns the stats."""
+    out/stats.json (`hrw place --stats`'s), published as one unit. Returns the stats.
+    `ignore_columns`: CSV header columns to skip (any other unknown column is refused)."""
     _check_view(view, "view")
     r = _hrw._resolve_request(view, replicas=replicas, distinct=distinct, partial=partial)
-    o = dict(replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"], threads=threads)
+    o = dict(replicas=r["replicas"], distinct=r["distinct"], partial=r["partial"], threads=threads,
+             ignore_columns=_column_list(ignore_columns))
     files = _file_list(paths)
     fmt = _format_of(files, keys_format)
     ranges = _ranges(files, fmt, _blocksize(blocksize))
@@ -196,7 +198,8 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
 def _plan_task(view_a, view_b, path, fmt, byte_range, o):
     part = _hrw._plan_range(view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
                             distinct=o["distinct"], partial=o["partial"], threads=o["threads"],
-                            batch_size=o["batch_size"], moved_keys=o["moved_keys"])
+                            batch_size=o["batch_size"], moved_keys=o["moved_keys"],
+                            ignore_columns=o["ignore_columns"])
     summary = json.loads(part["summary"])
     return part["summary"], "bytes" in summary, "requests" in summary, part
 
@@ -226,13 +229,14 @@ def _merge_plan(view_a, view_b, o, parts, written):
 def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE,
                batch_size=1000, replicas=None, distinct=None, partial=False, threads=1,
                max_moves_per_node=None, max_bytes_per_node=None, max_moved_fraction=None, cap_by=None,
-               node_bandwidth=None, transitions=False, svg=None):
+               node_bandwidth=None, transitions=False, svg=None, ignore_columns=()):
     """The migration plan of the files' keys, range by range on the workers: out/moves-NNNNN.csv
     for range NNNNN (moves.csv's header and rows; their rows in order are `hrw plan`'s
     moves.csv, batch numbers included) and out/summary.json, published as one unit. Returns
     the summary: exactly `hrw plan`'s on the files' records in order. With rounds,
     transitions or svg, the moved keys of every range come back to the client, which writes
-    the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError."""
+    the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError.
+    `ignore_columns`: CSV header columns to skip (any other unknown column is refused)."""
     _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by)
     schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                          node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
@@ -241,7 +245,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     # Refused now if bad; each view then places by its own rule (contract §8).
     _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
     o = dict(replicas=replicas, distinct=distinct, partial=partial, threads=threads, batch_size=batch_size,
-             moved_keys=schedule is not None)
+             moved_keys=schedule is not None, ignore_columns=_column_list(ignore_columns))
     _hrw._plan_part(view_a, view_b, [], replicas=replicas, distinct=distinct, partial=partial,
                     batch_size=batch_size)  # refuse a bad request or batch size now
     files = _file_list(paths)

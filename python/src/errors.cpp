@@ -25,6 +25,7 @@ std::string_view keyword_for(Setting setting) {
     case Setting::chart_file: return "svg";
     case Setting::placement_file: return "placement";
     case Setting::thread_count: return "threads";
+    case Setting::ignored_columns: return "ignore_columns";
     default: return {};
   }
 }
@@ -53,7 +54,7 @@ std::uint64_t batch_size_of(const pybind11::object& value) {
 }
 
 std::string python_message(const InputError& e) {
-  if (e.setting() == Setting::none) return e.what();
+  if (e.setting() == Setting::none && e.mentioned().empty()) return e.what();
   const std::string_view hint =
       e.hint() == Hint::accept_partial ? " (pass partial=True to accept fewer)" : "";
   return e.worded(keyword_for) + std::string(hint);

@@ -28,9 +28,10 @@ namespace {
 using Range = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
 
 KeyInput key_input(const std::string& path, const std::optional<std::string>& format,
-                   const std::optional<Range>& range) {
+                   const std::optional<Range>& range, const std::vector<std::string>& ignore_columns) {
   KeyInput in;
   in.path = path;
+  in.ignored_columns = ignore_columns;
   if (format) in.format = parse_key_format(*format);
   if (range) {
     const auto& [begin, end, quotes_begin, quotes_end] = *range;
@@ -51,10 +52,10 @@ py::object array_or_none(const std::vector<T>& values, bool present) {
 py::tuple place_range(const ViewPtr& view, const std::string& path, const std::string& out,
                       const std::optional<std::string>& format, const std::optional<Range>& range,
                       std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                      unsigned threads) {
+                      unsigned threads, const std::vector<std::string>& ignore_columns) {
   const ValidRequest request = view_request(*view, replicas, distinct, partial, threads);
   PlaceJob job;
-  job.keys = key_input(path, format, range);
+  job.keys = key_input(path, format, range, ignore_columns);
   job.out = out;
   bool has_bytes = false, has_requests = false;
   std::string stats;
@@ -86,10 +87,11 @@ std::string merge_place_stats(const ViewPtr& view, long long replicas, const std
 py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& path,
                     const std::optional<std::string>& format, const std::optional<Range>& range,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
-                    unsigned threads, const py::object& batch_size, bool moved_keys) {
+                    unsigned threads, const py::object& batch_size, bool moved_keys,
+                    const std::vector<std::string>& ignore_columns) {
   const std::uint64_t batch = batch_size_of(batch_size);  // with the GIL: it reads a Python int
   const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads);
-  const KeyInput in = key_input(path, format, range);
+  const KeyInput in = key_input(path, format, range, ignore_columns);
   FilePlanPart part;
   {
     py::gil_scoped_release release;
@@ -147,13 +149,15 @@ void bind_files(py::module_& m) {
   }, py::arg("path"), py::arg("begin"), py::arg("end"));
   m.def("_place_range", &place_range, py::arg("view").none(false), py::arg("path"), py::arg("out"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
-        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u);
+        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
+        py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_merge_place_stats", &merge_place_stats, py::arg("view").none(false), py::arg("replicas"), py::arg("parts"),
         py::kw_only(), py::arg("bytes") = false, py::arg("requests") = false);
   m.def("_plan_range", &plan_range, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("path"), py::kw_only(),
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
-        py::arg("batch_size") = 1000, py::arg("moved_keys") = false);
+        py::arg("batch_size") = 1000, py::arg("moved_keys") = false,
+        py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_number_move_rows", &number_rows, py::arg("rows"), py::arg("row_starts"), py::arg("first_row"),
         py::arg("batch_size"));
 }

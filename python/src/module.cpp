@@ -267,11 +267,13 @@ std::string plan_from_placement(const std::string& placement, const ViewPtr& to,
                                 const std::optional<std::string>& distinct, bool partial, unsigned threads,
                                 const py::object& batch_size, const py::object& max_moves_per_node,
                                 const py::object& max_bytes_per_node, const py::object& node_bandwidth,
-                                bool transitions, const std::string& svg, const std::optional<std::string>& out) {
+                                bool transitions, const std::string& svg, const std::optional<std::string>& out,
+                                const std::vector<std::string>& ignore_columns) {
   const PlanSettings settings = plan_settings(replicas, distinct, partial, threads, batch_size, max_moves_per_node,
                                               max_bytes_per_node, node_bandwidth, transitions, svg);
   PlacementPlanJob job = check_plan_from_placement(settings, [&] { return to.get(); });
   job.current.path = placement;
+  job.current.ignored_columns = ignore_columns;
   warn_distinct(*to, job.place);
   if (!out) {
     for (auto [name, given] : {std::pair{"max_moves_per_node", job.limits.max_moves_per_node.has_value()},
@@ -288,9 +290,11 @@ std::string plan_from_placement(const std::string& placement, const ViewPtr& to,
 
 // `hrw check --cluster VIEW --placement CURRENT --format json`: the report's text.
 std::string check(const ViewPtr& view, const std::string& placement, std::optional<long long> replicas,
-                  const std::optional<std::string>& distinct, bool partial, unsigned threads) {
+                  const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                  const std::vector<std::string>& ignore_columns) {
   CheckJob job;
   job.current.path = placement;
+  job.current.ignored_columns = ignore_columns;
   if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
   job.place.distinct_label = distinct.value_or("");
   job.place.allow_partial = partial;
@@ -305,7 +309,8 @@ std::string check(const ViewPtr& view, const std::string& placement, std::option
 std::string check_progress(const std::string& plan, const std::string& placement,
                            std::optional<long long> through_round, std::optional<long long> through_step,
                            const std::optional<std::string>& misplaced, std::optional<long long> replicas,
-                           const std::optional<std::string>& distinct, bool partial, unsigned threads) {
+                           const std::optional<std::string>& distinct, bool partial, unsigned threads,
+                           const std::vector<std::string>& ignore_columns) {
   constexpr long long kMaxRound = 1'000'000'000'000;  // the CLI's bound
   if (!through_round && !through_step)
     throw py::value_error("plan: give through_round=N (or through_step=S for a staged plan)");
@@ -327,6 +332,7 @@ std::string check_progress(const std::string& plan, const std::string& placement
   // A step given alone is executed whole.
   if (through_round) job.through_round = static_cast<std::uint64_t>(*through_round);
   job.current.path = placement;
+  job.current.ignored_columns = ignore_columns;
   if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
   job.place.distinct_label = distinct.value_or("");
   job.place.allow_partial = partial;
@@ -394,13 +400,15 @@ void bind_functions(py::module_& m) {
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = py::none(), py::arg("max_moves_per_node") = py::none(),
         py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
-        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out") = py::none());
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out") = py::none(),
+        py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_check", &check, py::arg("view").none(false), py::arg("placement"), py::kw_only(), py::arg("replicas") = py::none(),
-        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u);
+        py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
+        py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_check_progress", &check_progress, py::arg("plan"), py::arg("placement"), py::kw_only(),
         py::arg("through_round") = py::none(), py::arg("through_step") = py::none(),
         py::arg("misplaced") = py::none(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),
-        py::arg("partial") = false, py::arg("threads") = 0u);
+        py::arg("partial") = false, py::arg("threads") = 0u, py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_incompatibility_warning", [](const ViewPtr& a, const ViewPtr& b) {
     return incompatibility_warning(*a, *b);
   }, py::arg("view_a").none(false), py::arg("view_b").none(false));

@@ -346,3 +346,35 @@ def test_a_truncated_compressed_file_names_its_offset(data, tmp_path):
         with dask.config.set(scheduler="synchronous"):
             hrw.dask.place_files([str(cut)], data["b"], out=str(tmp_path / "p"))
     assert not (tmp_path / "p").exists()
+
+
+def test_unknown_csv_columns_are_refused_unless_ignored(data, tmp_path):
+    """docs/errors.md, "CSV columns": the CLI's rule and words, with the keyword's name."""
+    rows = b"".join(b"k%d,%d,x\n" % (i, i) for i in range(500))
+    keys = tmp_path / "keys.csv"
+    keys.write_bytes(b"key,byte,note\n" + rows)
+    expected = (f"{keys}: line 1: unknown column \"byte\" (did you mean \"bytes\"?): the columns read are "
+                "key, bytes, requests; to skip it, add it to ignore_columns")
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError) as e:
+            hrw.dask.place_files([str(keys)], data["b"], out=str(tmp_path / "p"))
+        assert str(e.value) == expected
+        with pytest.raises(ValueError, match="add it to ignore_columns"):
+            hrw.dask.plan_files([str(keys)], data["a"], data["b"], out=str(tmp_path / "q"))
+        stats = hrw.dask.place_files([str(keys)], data["b"], out=str(tmp_path / "p"), ignore_columns=["byte", "note"])
+    assert stats["keys"] == 500 and "bytes" not in stats
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"".join(b"k%d\n" % i for i in range(500)))
+    run_cli("place", "--cluster", data["tmp"] / "b.json", "--keys", plain, "--out", tmp_path / "cli.csv", "--quiet")
+    assert joined(parts_of(tmp_path / "p", "place-")) == (tmp_path / "cli.csv").read_bytes()
+    # Placement files, through plan_from_placement and check: a lone string is one name.
+    current = tmp_path / "current.csv"
+    current.write_bytes(b"key,owner,zone\n" + (tmp_path / "cli.csv").read_bytes().split(b"\n", 1)[1]
+                        .replace(b"\n", b",z\n"))
+    with pytest.raises(ValueError, match=r"unknown column \"zone\": .*add it to ignore_columns"):
+        hrw.check(data["b"], str(current))
+    report = hrw.check(data["b"], str(current), ignore_columns="zone")
+    assert report["keys"] == 500 and report["misplaced"] == 0
+    with pytest.raises(ValueError, match="add it to ignore_columns"):
+        hrw.plan_from_placement(str(current), data["b"])
+    assert hrw.plan_from_placement(str(current), data["b"], ignore_columns=("zone",))["moved"] == 0

@@ -30,6 +30,7 @@ std::string_view setting_name(Setting setting) {
     case Setting::chart_file: return "chart file";
     case Setting::placement_file: return "placement file";
     case Setting::thread_count: return "thread count";
+    case Setting::ignored_columns: return "the ignored columns";
   }
   return "";
 }

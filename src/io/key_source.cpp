@@ -11,6 +11,7 @@
 #include "hrw/bulk.hpp"
 #include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
+#include "csv_columns.hpp"
 #include "key_source_impl.hpp"
 #include "kernel_api.hpp"
 
@@ -103,32 +104,37 @@ using io::kNoColumn;
 
 namespace {
 
-io::CsvColumns read_header(io::CsvReader& csv, const std::string& name) {
+io::CsvColumns read_header(io::CsvReader& csv, const std::string& name, const std::vector<std::string>& skipped) {
   if (!csv.next())
     throw InputError(fmt::format("{}: line 1: empty CSV: a header with a \"key\" column is required", name));
   io::CsvColumns cols;
   cols.count = csv.field_count();
+  std::optional<std::string_view> unknown;  // the first column not read (after the key is found)
   std::string seen;
   for (std::size_t i = 0; i < cols.count; ++i) {
     std::string_view f = csv.field(i);
     // Spreadsheets start CSV files with a UTF-8 byte-order mark; it is not part of the name.
     if (i == 0 && f.starts_with("\xEF\xBB\xBF")) f.remove_prefix(3);
+    if (io::skipped_column(f, skipped)) continue;
     std::size_t* slot = f == "key" ? &cols.key : f == "bytes" ? &cols.bytes
                       : f == "requests" ? &cols.requests : nullptr;
+    if (!slot && !unknown) unknown = f;
     if (slot && *slot != kNoColumn)
       throw InputError(fmt::format("{}: line 1: column {} appears twice in the header", name,
                                    quote_for_message(f)));
     if (slot) *slot = i;
-    if (i) seen += ", ";
+    if (!seen.empty()) seen += ", ";
     seen += quote_for_message(f);
   }
   if (cols.key == kNoColumn)
     throw InputError(fmt::format("{}: line 1: the CSV header has no \"key\" column (columns: {}{})",
                                  name, seen.substr(0, 300), seen.size() > 300 ? ", ..." : ""));
+  if (unknown) io::refuse_unknown_column(name, *unknown, {"key", "bytes", "requests"});
   return cols;
 }
 
-io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const ByteRange& range) {
+io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const ByteRange& range,
+                               const std::vector<std::string>& skipped) {
   io::RecordBounds b;
   std::uint64_t first = 0;  // where the first record after the header starts
   io::ByteReader whole(path, 0, UINT64_MAX);
@@ -136,7 +142,7 @@ io::RecordBounds record_bounds(const std::string& path, KeyFormat format, const 
   if (format == KeyFormat::csv) {
     io::CsvReader csv(whole);
     csv.refuse_quotes_in_plain_fields();
-    b.cols = read_header(csv, whole.name());
+    b.cols = read_header(csv, whole.name(), skipped);
     first = b.cols.first_record = whole.consumed();
     b.cols.first_line = csv.line();
   }
@@ -160,22 +166,24 @@ const char* file_compression(const std::string& path) {
   return file.compression() == io::Compression::kNone ? nullptr : io::compression_name(file.compression());
 }
 
-KeySource::Impl::Impl(const std::string& p, KeyFormat f) : path(p), format(f), in(p) {
+KeySource::Impl::Impl(const std::string& p, KeyFormat f, const std::vector<std::string>& s)
+    : path(p), format(f), skipped(s), in(p) {
   if (format != KeyFormat::csv) return;
-  cols = read_header(csv, in.name());
+  cols = read_header(csv, in.name(), skipped);
   cols.first_record = in.consumed();
   cols.first_line = csv.line();
 }
 
-KeySource::Impl::Impl(const std::string& p, KeyFormat f, const ByteRange& r)
-    : path(p), format(f), range(r), bounds(record_bounds(p, f, r)), in(p, bounds.begin, bounds.end),
+KeySource::Impl::Impl(const std::string& p, KeyFormat f, const ByteRange& r, const std::vector<std::string>& s)
+    : path(p), format(f), range(r), skipped(s), bounds(record_bounds(p, f, r, s)), in(p, bounds.begin, bounds.end),
       cols(bounds.cols) {
   csv.refuse_quotes_in_plain_fields();
   if (!relative_lines()) csv.start_at_line(cols.first_line);
 }
 
 KeySource::Impl::Impl(const Impl& whole, ForRanges)
-    : path(whole.path), format(whole.format), in(whole.path, whole.cols.first_record, whole.cols.first_record),
+    : path(whole.path), format(whole.format), skipped(whole.skipped),
+      in(whole.path, whole.cols.first_record, whole.cols.first_record),
       cols(whole.cols) {}
 
 std::uint64_t KeySource::Impl::add_count(std::uint64_t& sum, const std::string& cell, const char* column,
@@ -258,22 +266,24 @@ void KeySource::Impl::next_csv(KeyChunk& chunk, std::size_t max_keys) {
   }
 }
 
-KeySource::KeySource(const std::string& path, KeyFormat format)
-    : impl_(std::make_unique<Impl>(path, format)) {}
+KeySource::KeySource(const std::string& path, KeyFormat format, const std::vector<std::string>& ignored_columns)
+    : impl_(std::make_unique<Impl>(path, format, ignored_columns)) {}
 
-KeySource::KeySource(const std::string& path, KeyFormat format, const ByteRange& range)
-    : impl_(std::make_unique<Impl>(path, format, range)) {}
+KeySource::KeySource(const std::string& path, KeyFormat format, const ByteRange& range,
+                     const std::vector<std::string>& ignored_columns)
+    : impl_(std::make_unique<Impl>(path, format, range, ignored_columns)) {}
 
 KeySource::KeySource(const KeyInput& input)
-    : impl_(input.range ? std::make_unique<Impl>(input.path, input.resolved_format(), *input.range)
-                        : std::make_unique<Impl>(input.path, input.resolved_format())) {}
+    : impl_(input.range ? std::make_unique<Impl>(input.path, input.resolved_format(), *input.range,
+                                                 input.ignored_columns)
+                        : std::make_unique<Impl>(input.path, input.resolved_format(), input.ignored_columns)) {}
 
 KeySource::~KeySource() = default;
 
 void KeySource::Impl::raise_with_file_lines() const {
   ByteRange through = *range;
   through.begin = through.quotes_before_begin = 0;
-  KeySource from_start(path, format, through);
+  KeySource from_start(path, format, through, skipped);
   KeyChunk chunk;
   while (from_start.next(chunk, kDefaultChunkKeys)) {
   }

@@ -48,6 +48,7 @@ struct KeySource::Impl {
   std::string path;
   KeyFormat format;
   std::optional<ByteRange> range;  // a part of the file only
+  std::vector<std::string> skipped;  // CSV columns to skip (csv_columns.hpp)
   io::RecordBounds bounds;         // the part's records (a part or a range reader only)
   io::ByteReader in;
   io::CsvReader csv{in};
@@ -58,9 +59,9 @@ struct KeySource::Impl {
   std::uint64_t bytes_sum = 0, requests_sum = 0;
 
   // A whole file or stdin.
-  Impl(const std::string& p, KeyFormat f);
+  Impl(const std::string& p, KeyFormat f, const std::vector<std::string>& skipped);
   // One part of a file (ByteRange).
-  Impl(const std::string& p, KeyFormat f, const ByteRange& r);
+  Impl(const std::string& p, KeyFormat f, const ByteRange& r, const std::vector<std::string>& skipped);
   // A reader of byte ranges of `whole`'s file, whose header `whole` has read
   // (key_ranges.hpp). It parses as a whole-file read does (key_ranges.hpp says why that
   // is exact).

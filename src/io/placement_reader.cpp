@@ -10,6 +10,7 @@
 #include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
 #include "byte_reader.hpp"
+#include "csv_columns.hpp"
 #include "csv_reader.hpp"
 #include "spill_file.hpp"
 #include "duplicate_keys.hpp"
@@ -47,7 +48,8 @@ std::optional<std::size_t> replica_rank(std::string_view name, const std::string
 
 }  // namespace
 
-PlacementReader::PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas)
+PlacementReader::PlacementReader(const std::string& path, std::optional<std::uint32_t> replicas,
+                                 const std::vector<std::string>& ignored_columns)
     : name_(path == "-" ? "<stdin>" : path),
       in_(std::make_unique<ByteReader>(path)),
       csv_(std::make_unique<CsvReader>(*in_)),
@@ -56,10 +58,12 @@ PlacementReader::PlacementReader(const std::string& path, std::optional<std::uin
   fields_ = csv_->field_count();
   std::size_t owner_col = kNone;
   std::vector<std::size_t> ranked;  // column of rank r + 1, kNone until seen
+  std::optional<std::string> unknown;  // the first column not read, refused once the key is found
   for (std::size_t c = 0; c < fields_; ++c) {
     std::string_view f = csv_->field(c);
     // Spreadsheets start CSV files with a UTF-8 byte-order mark, as for keys files.
     if (c == 0 && f.starts_with("\xEF\xBB\xBF")) f.remove_prefix(3);
+    if (skipped_column(f, ignored_columns)) continue;
     std::size_t* slot = nullptr;
     if (f == "key") slot = &key_col_;
     else if (f == "owner") slot = &owner_col;
@@ -70,11 +74,15 @@ PlacementReader::PlacementReader(const std::string& path, std::optional<std::uin
       if (ranked.size() < *rank) ranked.resize(*rank, kNone);
       slot = &ranked[*rank - 1];
     }
-    if (!slot) continue;  // other columns are ignored
+    if (!slot) {
+      if (!unknown) unknown = std::string(f);
+      continue;
+    }
     if (*slot != kNone) throw InputError(fmt::format("{}: line 1: column {} appears twice", name_, quote_for_message(f)));
     *slot = c;
   }
   if (key_col_ == kNone) throw InputError(fmt::format("{}: line 1: the placement header has no \"key\" column", name_));
+  if (unknown) refuse_unknown_column(name_, *unknown, {"key", "owner", "replica_1", "bytes", "requests"});
   if (owner_col != kNone && !ranked.empty())
     throw InputError(fmt::format("{}: line 1: the placement header has both owner and replica_N columns", name_));
   if (owner_col != kNone) replica_cols_ = {owner_col};

@@ -56,7 +56,7 @@ Consumed stream(const std::string& path, KeyFormat format, unsigned threads, std
     }
   };
   try {
-    KeySource source(path, format);
+    KeySource source(path, format, {"x\"y"});  // a header name with a quote (below): skipped
     stream_placements(source, {request}, {chunk_keys, range_bytes}, handlers);
     REQUIRE(source.keys_read() == next_index);
     KeyChunk after;

@@ -22,8 +22,16 @@ void add_bulk_options(CLI::App& sub, BulkOptions& o) {
   sub.add_flag("--partial", o.partial, "Accept fewer replicas than R when domains run out");
   sub.add_flag("--quiet", o.quiet, "No table, summary or progress line on stderr (errors still)");
   add_unsigned(sub, "--threads", o.threads, Setting::thread_count, "Worker threads, 0: all cores");
+  add_ignore_columns(sub, o.ignored_columns);
   // Hidden: tests pin that results do not depend on the chunking.
   add_unsigned(sub, "--chunk-size", o.chunk_keys, 1, kMaxChunkKeys, "Keys per chunk")->group("");
+}
+
+CLI::Option* add_ignore_columns(CLI::App& sub, std::vector<std::string>& columns) {
+  return sub.add_option("--ignore-columns", columns,
+                        "CSV header columns to skip (comma-separated; any other column hrw does not read "
+                        "is refused)")
+      ->delimiter(',');
 }
 
 GivenSettings BulkOptions::given(const CLI::App& sub) {
@@ -35,6 +43,7 @@ KeyInput BulkOptions::key_input() const {
   in.path = keys;
   if (!keys_format.empty()) in.format = parse_key_format(keys_format);
   in.chunk_keys = chunk_keys;
+  in.ignored_columns = ignored_columns;
   return in;
 }
 

@@ -20,6 +20,7 @@ struct BulkOptions {
   bool quiet = false;  // no table or summary on stderr (errors and warnings still)
   unsigned threads = 0;
   std::size_t chunk_keys = kDefaultChunkKeys;
+  std::vector<std::string> ignored_columns;
 
   KeyInput key_input() const;
   PlaceOptions place_options() const;  // InputError for --replicas 0
@@ -28,5 +29,8 @@ struct BulkOptions {
 };
 
 void add_bulk_options(CLI::App& sub, BulkOptions& options);
+// --ignore-columns A,B: CSV header columns to skip, for every command that reads a keys CSV
+// or a placement file (docs/errors.md, "CSV columns").
+CLI::Option* add_ignore_columns(CLI::App& sub, std::vector<std::string>& columns);
 
 }  // namespace hrw::cli

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hrw/atomic_file.hpp"
+#include "hrw/bulk_options.hpp"
 #include "hrw/balance.hpp"
 #include "hrw/cluster_options.hpp"
 #include "hrw/commands.hpp"
@@ -30,6 +31,7 @@ struct BalanceArgs {
   ClusterOptions cluster;
   std::string keys;
   std::string keys_format;
+  std::vector<std::string> ignored_columns;
   std::string by = "keys";
   std::optional<double> max_overload;
   std::string out;
@@ -78,6 +80,7 @@ Runner add_balance(CLI::App& app) {
   add_cluster_options(*sub, args->cluster);
   sub->add_option("--keys", args->keys, "Key file (lines, or CSV with key[,bytes][,requests]); - for stdin")
       ->required();
+  add_ignore_columns(*sub, args->ignored_columns);
   sub->add_option("--keys-format", args->keys_format, "lines or csv (default: from the file name)")
       ->check(CLI::IsMember({"lines", "csv"}));
   sub->add_option("--by", args->by, "What a key weighs: keys (default), bytes or requests")
@@ -103,8 +106,9 @@ Runner add_balance(CLI::App& app) {
       throw InputError(fmt::format("{}: version {} has no successor; give --version", view.source(),
                                    view.version()));
     const std::int64_t version = args->version ? *args->version : view.version() + 1;
-    KeySource keys(args->keys, args->keys_format.empty() ? key_format_for(args->keys)
-                                                         : parse_key_format(args->keys_format));
+    KeySource keys(args->keys,
+                   args->keys_format.empty() ? key_format_for(args->keys) : parse_key_format(args->keys_format),
+                   args->ignored_columns);
     BalanceOptions options;
     options.max_overload = eps;
     options.by = args->by == "bytes" ? LoadBy::bytes : args->by == "requests" ? LoadBy::requests : LoadBy::keys;

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
 #include "hrw/numbers.hpp"
@@ -29,6 +30,7 @@ struct CheckArgs {
   std::optional<std::string> hierarchy;
   std::optional<std::uint32_t> replicas;
   std::optional<std::uint64_t> through_round, through_step;
+  std::vector<std::string> ignored_columns;
   bool partial = false, quiet = false;
   unsigned threads = 0;
 };
@@ -54,6 +56,7 @@ int check_progress(const CheckArgs& a, ProgressLine& progress) {
   job.through_round = a.through_round;
   job.current.path = a.placement;
   job.current.replicas = a.replicas;
+  job.current.ignored_columns = a.ignored_columns;
   job.place.distinct_label = a.distinct;
   job.place.allow_partial = a.partial;
   job.place.threads = a.threads;
@@ -88,6 +91,7 @@ Runner add_check(CLI::App& app) {
                   "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests; plain, "
                   "gzip or zstd), or - for stdin")
       ->required();
+  add_ignore_columns(*sub, args->ignored_columns);
   add_unsigned(*sub, "--replicas", args->replicas, Setting::replica_count, "Replica count R (default: the placement's)");
   sub->add_option("--distinct", args->distinct, "Replicas must differ in this label (failure domain)");
   sub->add_option("--hierarchy", args->hierarchy,
@@ -118,6 +122,7 @@ Runner add_check(CLI::App& app) {
     CheckJob job;
     job.current.path = args->placement;
     job.current.replicas = args->replicas;
+    job.current.ignored_columns = args->ignored_columns;
     job.place.distinct_label = args->distinct;
     job.place.allow_partial = args->partial;
     job.place.threads = args->threads;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "hrw/atomic_file.hpp"
+#include "hrw/bulk_options.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/compare.hpp"
 #include "hrw/errors.hpp"
@@ -26,6 +27,7 @@ constexpr double kMaxLoadFactor = 10'000;
 
 struct CompareArgs {
   std::string keys_file;
+  std::vector<std::string> ignored_columns;
   std::size_t sample = 1000000;
   std::size_t from_count = 10;
   std::size_t to_count = 11;
@@ -68,7 +70,7 @@ int run_compare(const CompareArgs& a, bool svg_given) {
   const compare::NodeList to = load_view(a.to_cluster, a.to_count, "--to", a.hierarchy);
   compare::validate(a.options, std::max(from.size(), to.size()));  // before reading keys
   const KeyBatch keys =
-      a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_file(a.keys_file);
+      a.keys_file.empty() ? compare::sample_keys(a.sample) : compare::read_key_file(a.keys_file, a.ignored_columns);
   const compare::Report report = compare::run(from, to, keys, a.options);
   if (!a.svg_file.empty()) write_file(a.svg_file, compare::format_svg(report));
   if (a.format == "json")
@@ -89,6 +91,7 @@ Runner add_compare(CLI::App& app) {
   auto* keys = sub->add_option("--keys", args->keys_file, "Key file: one key per line, or CSV for *.csv (- for stdin)");
   auto* sample = add_unsigned(*sub, "--sample", args->sample, 1, kMaxSample, "Generate N keys key-0.. (default 1e6)");
   keys->excludes(sample);
+  add_ignore_columns(*sub, args->ignored_columns)->needs(keys);
   auto* from = add_unsigned(*sub, "--from", args->from_count, 1, kMaxNodes, "Nodes before: node-0..node-(N-1) (default 10)");
   auto* from_file = sub->add_option("--from-cluster", args->from_cluster, "Cluster JSON before the change");
   from->excludes(from_file);

@@ -54,6 +54,7 @@ int plan_from_placement(const PlanArgs& a, const PlanSettings& settings) {
   const ClusterView& to = *loaded;
   job.current.path = a.from_placement;
   job.current.chunk_keys = a.bulk.key_input().chunk_keys;
+  job.current.ignored_columns = a.bulk.ignored_columns;
   warn_distinct(to, job.place);
   job.out_dir = a.out_dir;
   ProgressLine progress;

@@ -46,13 +46,14 @@ std::string_view flag_for(hrw::Setting setting) {
     case hrw::Setting::chart_file: return "--svg";
     case hrw::Setting::placement_file: return "--from-placement";
     case hrw::Setting::thread_count: return "--threads";
+    case hrw::Setting::ignored_columns: return "--ignore-columns";
     case hrw::Setting::none: break;
   }
   return {};
 }
 
 std::string cli_message(const hrw::InputError& e) {
-  if (e.setting() == hrw::Setting::none) return e.what();
+  if (e.setting() == hrw::Setting::none && e.mentioned().empty()) return e.what();
   // The library's hint names the concept; the CLI names the flag that asks for it.
   const std::string_view hint =
       e.hint() == hrw::Hint::accept_partial ? " (use --partial to accept fewer)" : "";

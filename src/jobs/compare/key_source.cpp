@@ -16,10 +16,10 @@ KeyBatch sample_keys(std::size_t n) {
   return keys;
 }
 
-KeyBatch read_key_file(const std::string& path) {
+KeyBatch read_key_file(const std::string& path, const std::vector<std::string>& ignored_columns) {
   // The same streaming reader as place/plan (lines, or CSV for a .csv name), gathered into
   // one batch: a comparison needs every key twice, once per view.
-  KeySource source(path, key_format_for(path));
+  KeySource source(path, key_format_for(path), ignored_columns);
   KeyBatch all;
   KeyChunk chunk;
   while (source.next(chunk, kDefaultChunkKeys))

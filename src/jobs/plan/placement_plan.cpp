@@ -36,7 +36,7 @@ struct SpilledKey {
 class CurrentPlacement {
  public:
   CurrentPlacement(const PlacementInput& in, const std::string& temp_dir, const ProgressCallback& progress)
-      : reader_(in.path, in.replicas), spill_(temp_dir), chunk_keys_(in.chunk_keys) {
+      : reader_(in.path, in.replicas, in.ignored_columns), spill_(temp_dir), chunk_keys_(in.chunk_keys) {
     io::DuplicateKeys duplicates(temp_dir, reader_.total_bytes());
     KeyChunk chunk;
     std::vector<std::uint32_t> holders;
