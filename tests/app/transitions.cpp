@@ -204,6 +204,47 @@ TEST_CASE("plan --transitions: an owner change with an unchanged replica set get
   check_transitions(dir.file("p"), a, b, keys, 5, "");
 }
 
+TEST_CASE("a plan whose keys only retire or switch has one batch (round) for them, as transitions.csv says",
+          "[plan][transitions]") {
+  // A lost zone with partial: 3 replicas become 2, nothing is copied, every key retires one.
+  test::TempDir dir;
+  const std::string a = dir.write("a.json", R"({"version": 1, "rule": {"replicas": 3, "distinct": "zone"}, "nodes": [
+    {"id": "a1", "zone": "z1"}, {"id": "a2", "zone": "z1"}, {"id": "b1", "zone": "z2"},
+    {"id": "b2", "zone": "z2"}, {"id": "c1", "zone": "z3"}, {"id": "c2", "zone": "z3"}]})");
+  const std::string b = dir.write("b.json", R"({"version": 2, "rule": {"replicas": 3, "distinct": "zone",
+    "partial": true}, "nodes": [{"id": "a1", "zone": "z1"}, {"id": "a2", "zone": "z1"}, {"id": "b1", "zone": "z2"},
+    {"id": "b2", "zone": "z2"}]})");
+  std::vector<std::string> keys;
+  for (int i = 0; i < 2000; ++i) keys.push_back("k" + std::to_string(i));
+  const std::string k = dir.write("k.csv", keys_csv(keys));
+  for (const bool rounds : {false, true}) {
+    INFO((rounds ? "rounds" : "batches"));
+    std::vector<std::string> args = {"plan", "--from", a, "--to", b, "--keys", k, "--out", dir.file("p"),
+                                     "--transitions", "--quiet"};
+    if (rounds) args.insert(args.end(), {"--max-moves-per-node", "10"});
+    REQUIRE(test::run_hrw(args).exit_code == 0);
+    const auto summary = nlohmann::json::parse(test::read_file(dir.file("p/summary.json")));
+    CHECK(summary["rows"] == 0);
+    CHECK(summary["moved"] == keys.size());
+    CHECK(summary["batches"] == 1);
+    if (rounds) {
+      CHECK(summary["schedule"]["rounds"] == 1);
+      CHECK(summary["schedule"]["per_round"].size() == 1);
+    }
+    // Each key retires its z3 replica, and switches first when that was its owner.
+    std::size_t retires = 0;
+    for (const Row& t : read_transitions(dir.file("p/transitions.csv"))) {
+      CHECK((t.action == "retire" || t.action == "switch"));
+      retires += t.action == "retire";
+      CHECK(t.batch == 1);
+    }
+    CHECK(retires == keys.size());
+  }
+  // The summary with nothing to change still says 0.
+  REQUIRE(test::run_hrw({"plan", "--from", b, "--to", b, "--keys", k, "--out", dir.file("same"), "--quiet"}).exit_code == 0);
+  CHECK(nlohmann::json::parse(test::read_file(dir.file("same/summary.json")))["batches"] == 0);
+}
+
 TEST_CASE("plan --from-placement --transitions and staged steps write transitions per plan folder",
           "[plan][transitions]") {
   test::TempDir dir;

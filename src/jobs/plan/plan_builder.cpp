@@ -339,7 +339,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   s.stayed = stayed_;
   s.owner_changes = s.single() ? moved_ : owner_changes_;
   s.rows = rows_;
-  s.batches = rows_ / batch_size_ + (rows_ % batch_size_ != 0);
+  s.batches = batch_count(rows_, batch_size_, moved_.keys);
   s.ideal_fraction = ideal_fraction(*from_, *to_);
   if (s.single()) s.expected_fraction = expected_fraction(*from_, *to_);
   if (from_->has_cuts()) s.from_overflow = overflow_[0];

@@ -67,6 +67,14 @@ struct PlanChunk {
 };
 
 // Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
+// Batches of a plan (docs/plan.md, "DIR/summary.json"): its rows' batches, and batch 1 when
+// keys change with no copy to make (they only switch or retire, in batch 1): a plan that
+// changes something has a batch to execute.
+inline std::uint64_t batch_count(std::uint64_t rows, std::uint64_t batch_size, std::uint64_t changed_keys) {
+  const std::uint64_t batches = rows / batch_size + (rows % batch_size != 0);
+  return batches == 0 && changed_keys > 0 ? 1 : batches;
+}
+
 class PlanBuilder {
  public:
   // Both views placed with `replicas` (no distinct label).

@@ -94,6 +94,11 @@ void PlanOutputs::publish(PlanSummary& summary) {
         transition_rows_->copy(transition_text_, m.round + 1, m.key_index, m.key, m.to, m.from);
       if (rows_.size() + transition_text_.size() >= (std::size_t{1} << 20)) flush();
     });
+    // Keys that change with no copy switch or retire in round 1 (docs/plan.md, "DIR/summary.json").
+    if (summary.schedule->rounds == 0 && summary.moved.keys > 0) {
+      summary.schedule->rounds = 1;
+      summary.schedule->per_round.push_back(RoundStats{.round = 1});
+    }
     summary.batches = summary.schedule->rounds;
   }
   if (transition_rows_) {

@@ -350,7 +350,7 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, cons
       refuse(e.what());
     }
   }
-  total.batches = total.rows / total.batch_size + (total.rows % total.batch_size != 0);
+  total.batches = batch_count(total.rows, total.batch_size, total.moved.keys);
   return total;
 }
 
