@@ -106,7 +106,8 @@ struct PlanRequests {
   PlanRequests with_threads(unsigned threads) const { return {from.with_threads(threads), to.with_threads(threads)}; }
 };
 // options_for each view, each validated against its view: what run_plan and plan_part
-// then place by without checking again.
+// then place by without checking again. InputError when the views differ under one
+// version (docs/plan.md, "Versions").
 PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given);
 // The rule a request places by (for summaries).

@@ -88,3 +88,13 @@ def test_plan_warns_like_the_cli_when_views_hash_differently(tmp_path):
     b = hrw.ClusterView.from_ids(["a", "b", "c"], seed=b"two", version=1)
     with pytest.warns(UserWarning, match="hash keys differently: every key may move"):
         hrw.plan(a, b, [b"k"])
+
+
+def test_views_that_differ_under_one_version_are_refused(tmp_path):
+    a = hrw.ClusterView.from_dict({"version": 7, "nodes": ["n1", "n2", "n3"]})
+    b = hrw.ClusterView.from_dict({"version": 7, "nodes": ["n1", "n2", "n3", "n4"]})
+    with pytest.raises(ValueError, match="version 7 is also .*'s, but the two views differ"):
+        hrw.plan(a, b, [b"x", b"y"])
+    with pytest.raises(ValueError, match="version 7 is also .*'s, but the two views differ"):
+        hrw.plan(a, b, [b"x", b"y"], out=str(tmp_path / "p"))
+    assert not (tmp_path / "p").exists()

@@ -6,6 +6,7 @@
 #include "hrw/hierarchy.hpp"
 #include "hrw/placement.hpp"
 #include "hrw/reference.hpp"
+#include "hrw/view_json.hpp"
 
 namespace hrw {
 
@@ -81,6 +82,12 @@ PlacementRule rule_of(const PlaceOptions& options) {
 
 PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given) {
+  // A version names one view (docs/plan.md, "Versions"): two that differ under one version
+  // are two clusters a router cannot tell apart.
+  if (a.version() == b.version() && view_json(a) != view_json(b))
+    throw InputError(fmt::format("{}: version {} is also {}'s, but the two views differ: give the changed view a "
+                                 "new version",
+                                 b.source(), b.version(), a.source()));
   return {validate_request(a, options_for(a, asked, given)), validate_request(b, options_for(b, asked, given))};
 }
 

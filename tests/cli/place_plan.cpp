@@ -241,3 +241,26 @@ TEST_CASE("SIGINT mid-run leaves no output and no temp file", "[cli][atomic]") {
   CHECK(run.exit_code == 130);
   CHECK(names(out).empty());
 }
+
+TEST_CASE("views that differ under one version are refused by every plan", "[cli][plan][versions]") {
+  hrw::test::TempDir dir;
+  const std::string a = dir.write("a.json", R"({"version": 7, "nodes": ["n1", "n2", "n3"]})");
+  const std::string b = dir.write("b.json", R"({"version": 7, "nodes": ["n1", "n2", "n3", "n4"]})");
+  const std::string same = dir.write("same.json", R"({"version": 7, "nodes": ["n1", "n2", "n3"]})");
+  const std::string keys = dir.write("k.txt", "x\ny\nz\n");
+  const std::string expected = "hrw: " + b + ": version 7 is also " + a +
+                               "'s, but the two views differ: give the changed view a new version\n";
+  for (const auto& extra : std::vector<std::vector<std::string>>{{}, {"--max-moves-per-node", "1"},
+                                                                  {"--max-moved-fraction", "0.5"}}) {
+    std::vector<std::string> args = {"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("p")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = hrw::test::run_hrw(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == expected);
+    CHECK_FALSE(std::filesystem::exists(dir.file("p")));
+  }
+  // Equal contents under one version (another file, other spacing): a plan that moves nothing.
+  const auto r = hrw::test::run_hrw({"plan", "--from", a, "--to", same, "--keys", keys, "--out", dir.file("q"), "--quiet"});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(hrw::test::read_file(dir.file("q/summary.json")), Catch::Matchers::Contains("\"moved\": 0,"));
+}

@@ -22,7 +22,7 @@ namespace {
 // 12 nodes in zones z0..z3 and racks r0..r2; `misspelt` nodes carry "zon" instead of "zone".
 ClusterSpec zoned_view(std::optional<PlacementRule> rule, int misspelt = 0) {
   ClusterSpec s;
-  s.version = 4;
+  s.version = 4 + misspelt;  // one version names one view (docs/plan.md, "Versions")
   s.rule = std::move(rule);
   for (int i = 0; i < 12; ++i) {
     NodeSpec n{fmt::format("n{:02}", i), std::nullopt, {}};
