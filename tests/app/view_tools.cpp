@@ -234,3 +234,38 @@ TEST_CASE("view show: a table readable at 10^4 nodes", "[view][show]") {
   CHECK_THAT(res.out, Contains("target share x N over 10000 nodes: min "));
   CHECK_THAT(res.out, Contains("label \"zone\": 7 domain(s), carried by 10000 of 10000 node(s)"));
 }
+
+TEST_CASE("view show: cuts in the table and the JSON, and control bytes of ids and labels escaped",
+          "[view][show]") {
+  test::TempDir dir;
+  const std::string cut = dir.write("cut.json", R"({"version": 1, "nodes": [{"id": "a", "cut": 3221225472}, "b", "c"]})");
+  auto res = test::run_hrw({"view", "show", cut});
+  REQUIRE(res.exit_code == 0);
+  CHECK_THAT(res.out, Contains("cuts (contract section 9): 1 of 3 node(s) clear only part of the keys\n"));
+  CHECK_THAT(res.out, Contains("node        weight     target         cut  clears  labels\n"));
+  CHECK_THAT(res.out, Contains("a                1   33.3333%  3221225472   25.0%  \n"));
+  CHECK_THAT(res.out, Contains("b                1   33.3333%           0  100.0%  \n"));
+  res = test::run_hrw({"view", "show", cut, "--format", "json"});
+  REQUIRE(res.exit_code == 0);
+  const auto json = nlohmann::json::parse(res.out);
+  CHECK(json["has_cuts"] == true);
+  CHECK(json["nodes"][0]["cut"] == 3221225472u);
+  CHECK(json["nodes"][1]["cut"] == 0);
+  // Without cuts: no column, no line.
+  res = test::run_hrw({"view", "show", dir.write("plain.json", R"({"version": 1, "nodes": ["a", "b"]})")});
+  CHECK_FALSE(Catch::Matchers::Contains("cut").match(res.out));
+  // An id with an escape sequence and a label with a line break stay one printable line each.
+  const std::string esc = dir.write("esc.json", "{\"version\": 1, \"nodes\": [{\"id\": \"a\\u001b[31mred\", "
+                                                "\"zone\": \"z\\nq\"}, \"b\"]}");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"view", "show", esc}, {"place", "--cluster", esc, "--keys", dir.write("k.txt", "x\ny\n"), "--out",
+                                   dir.file("o.csv")}}) {
+    res = test::run_hrw(args);
+    INFO(args[0]);
+    REQUIRE(res.exit_code == 0);
+    const std::string& table = args[0] == "view" ? res.out : res.err;
+    CHECK(table.find('\x1b') == std::string::npos);
+    CHECK_THAT(table, Contains("a\\x1b[31mred"));
+    if (args[0] == "view") CHECK_THAT(table, Contains("zone=z\\x0aq\n"));
+  }
+}

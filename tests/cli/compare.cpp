@@ -145,3 +145,18 @@ TEST_CASE("hrw compare: bad inputs exit 2 with a message", "[compare][cli]") {
     CHECK(r.out.empty());
   }
 }
+
+TEST_CASE("hrw compare: a cluster file with capacity cuts is refused, naming it", "[compare][cli]") {
+  hrw::test::TempDir dir;
+  const std::string cut = dir.write("cut.json", R"({"version": 1, "nodes": [{"id": "a", "cut": 5}, "b", "c"]})");
+  const std::string plain = dir.write("plain.json", R"({"version": 2, "nodes": ["a", "b", "c", "d"]})");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"compare", "--from-cluster", cut, "--to-cluster", plain, "--sample", "10"},
+           {"compare", "--from-cluster", plain, "--to-cluster", cut, "--sample", "10"}}) {
+    const auto r = hrw::test::run_hrw(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "hrw: " + cut + ": this view has capacity cuts (contract section 9), which compare does not place "
+                                   "by (its hrw-cuts row makes its own); compare a copy without them, or plan it with "
+                                   "hrw plan\n");
+  }
+}

@@ -1,5 +1,6 @@
 // hrw compare: rendezvous against modulo, ring, jump, Maglev, slots and bounded loads on the
 // user's own membership change (default: the classic 1e6 keys, 10 -> 11 nodes).
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,13 @@ compare::NodeList load_view(const std::string& cluster_file, std::size_t count,
       throw InputError(fmt::format("{}: compare measures owners (R = 1) for every scheme, and this view places "
                                    "by its rule ({}); compare a copy without the rule, or plan it with hrw plan",
                                    cluster_file, describe(*spec.rule)));
+    // Likewise capacity cuts (contract §9): no other scheme has them, and comparing the
+    // view without them would not be this view.
+    if (std::any_of(spec.nodes.begin(), spec.nodes.end(), [](const NodeSpec& n) { return n.cut != 0; }))
+      throw InputError(fmt::format("{}: this view has capacity cuts (contract section 9), which compare does not "
+                                   "place by (its hrw-cuts row makes its own); compare a copy without them, or plan "
+                                   "it with hrw plan",
+                                   cluster_file));
     return compare::node_list(spec);
   }
   if (hierarchy) throw InputError("compare: --hierarchy needs --from-cluster/--to-cluster (labelled nodes)");

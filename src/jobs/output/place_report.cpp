@@ -69,7 +69,7 @@ PlaceStats parse_place_stats_json(const ClusterView& view, std::string_view text
 
 std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_requests) {
   std::size_t width = 5;
-  for (auto& node : s.view().nodes()) width = std::max(width, node.id.size());
+  for (auto& node : s.view().nodes()) width = std::max(width, one_line(node.id).size());
   std::string out = fmt::format("{:<{}}  {:>12}", "node", width, "keys");
   if (with_bytes) out += fmt::format("  {:>14}", "bytes");
   if (with_requests) out += fmt::format("  {:>14}", "requests");
@@ -77,7 +77,7 @@ std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_re
   out += fmt::format("  {:>8}  {:>8}  {:>6}\n", "share", "target", "ratio");
   auto line = [&](std::string_view id, const LoadCounts& c, std::uint64_t slots, double share,
                   double target) {
-    out += fmt::format("{:<{}}  {:>12}", id, width, c.keys);
+    out += fmt::format("{:<{}}  {:>12}", one_line(id), width, c.keys);  // control bytes as \xHH
     if (with_bytes) out += fmt::format("  {:>14}", c.bytes);
     if (with_requests) out += fmt::format("  {:>14}", c.requests);
     if (s.replicas() > 1) out += fmt::format("  {:>12}", slots);

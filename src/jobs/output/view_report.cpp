@@ -48,6 +48,7 @@ std::string view_show_json(const ClusterView& v) {
   out["weighted"] = v.weighted();
   out["node_count"] = v.size();
   out["total_weight"] = v.total_weight();
+  out["has_cuts"] = v.has_cuts();
   if (v.rule())
     out["rule"] = {{"replicas", v.rule()->replicas},
                    {"distinct", v.rule()->distinct.empty() ? ordered_json(nullptr) : ordered_json(v.rule()->distinct)},
@@ -77,6 +78,7 @@ std::string view_show_json(const ClusterView& v) {
     row["id"] = n.id;
     row["weight"] = n.weight;
     row["target_share"] = v.share(i);
+    row["cut"] = n.cut;  // contract §9 (0: clears every key)
     ordered_json node_labels = ordered_json::object();
     for (const auto& [name, value] : n.labels) node_labels[name] = value;
     row["labels"] = std::move(node_labels);
@@ -104,14 +106,25 @@ std::string view_show_table(const ClusterView& v) {
       out += fmt::format("hierarchy level {} {}: {} bucket(s), weight {} to {}\n", j, quote_for_message(h->labels()[j]),
                          h->level(j).size(), lo, hi);
     }
+  // Contract §9: a node clears key k when r(k, node) >= cut, so it clears (2^32 - cut) / 2^32
+  // of the keys; the column is there only when some cut is not 0.
+  std::uint32_t cut_nodes = 0;
+  for (const Node& n : v.nodes()) cut_nodes += n.cut != 0;
+  if (v.has_cuts())
+    out += fmt::format("cuts (contract section 9): {} of {} node(s) clear only part of the keys\n", cut_nodes, v.size());
+  // Ids and labels are bytes: a table cell shows control bytes as \xHH, so a terminal
+  // never receives an escape sequence or a line break from a view file.
   std::size_t width = 4;
-  for (const Node& n : v.nodes()) width = std::max(width, n.id.size());
-  out += fmt::format("{:<{}}  {:>12}  {:>9}  labels\n", "node", width, "weight", "target");
+  for (const Node& n : v.nodes()) width = std::max(width, one_line(n.id).size());
+  out += fmt::format("{:<{}}  {:>12}  {:>9}{}  labels\n", "node", width, "weight", "target",
+                     v.has_cuts() ? fmt::format("  {:>10}  {:>6}", "cut", "clears") : "");
   auto line = [&](std::uint32_t i) {
     const Node& n = v.node(i);
     std::string l;
-    for (const auto& [name, value] : n.labels) l += (l.empty() ? "" : " ") + name + "=" + value;
-    out += fmt::format("{:<{}}  {:>12}  {:>8.4f}%  {}\n", n.id, width, n.weight, v.share(i) * 100, l);
+    for (const auto& [name, value] : n.labels) l += (l.empty() ? "" : " ") + one_line(name) + "=" + one_line(value);
+    const std::string cut =
+        v.has_cuts() ? fmt::format("  {:>10}  {:>5.1f}%", n.cut, (4294967296.0 - n.cut) / 4294967296.0 * 100) : "";
+    out += fmt::format("{:<{}}  {:>12}  {:>8.4f}%{}  {}\n", one_line(n.id), width, n.weight, v.share(i) * 100, cut, l);
   };
   const auto count = static_cast<std::uint32_t>(v.size());
   std::vector<std::uint32_t> rows(count);
