@@ -36,6 +36,7 @@ enum class Setting {
   placement_file,
   thread_count,
   ignored_columns,  // CSV header columns to skip (docs/errors.md, "CSV columns")
+  single_copy,      // a plan to one replica per key asked for (docs/plan.md, "Losing replicas")
 };
 
 // The concept's name as library messages use it ("replica count", "weight list", ...).

@@ -88,6 +88,9 @@ std::optional<std::string> distinct_warning(const ClusterView& view, const Place
 // Which settings of a request the caller gave, as opposed to defaults (contract §8).
 struct GivenSettings {
   bool replicas = false, distinct = false, partial = false;
+  // A plan that leaves one replica of keys that had more is asked for (docs/plan.md,
+  // "Losing replicas").
+  bool single_copy = false;
 };
 // Contract §8: the request that places keys in `view`. A view with a rule places by it: a
 // given setting that agrees is accepted, one that contradicts it is an InputError naming
@@ -107,9 +110,13 @@ struct PlanRequests {
 };
 // options_for each view, each validated against its view: what run_plan and plan_part
 // then place by without checking again. InputError when the views differ under one
-// version (docs/plan.md, "Versions").
+// version (docs/plan.md, "Versions"), and when B keeps a single replica of keys that A
+// keeps more of, unless given.single_copy (docs/plan.md, "Losing replicas").
 PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const PlaceOptions& asked,
                               GivenSettings given);
+// Docs/plan.md, "Losing replicas": a warning when B keeps fewer replicas of each key than A
+// (2 or more: a single copy is refused by options_for_plan unless asked for); nullopt else.
+std::optional<std::string> replica_loss_warning(const ClusterView& a, const ClusterView& b, const PlanRequests& r);
 // The rule a request places by (for summaries).
 PlacementRule rule_of(const PlaceOptions& options);
 

@@ -91,7 +91,7 @@ def _folder_only(out, **given):
 def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, threads=0,
          batch_size=None, engine="simd", *, bytes=None, requests=None, max_moves_per_node=None,
          max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
-         transitions=False, svg=None, out=None):
+         transitions=False, svg=None, out=None, allow_single_copy=False):
     """The migration plan of `keys` from view_a to view_b, as `hrw plan` computes it.
 
     Without `out`: returns (summary, moved): summary is a dict with the fields of
@@ -105,7 +105,9 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
     DIR/summary.json. Rounds (max_moves_per_node, max_bytes_per_node, node_bandwidth),
     staged plans (max_moved_fraction, cap_by), transitions and svg need `out`.
 
-    Warns (UserWarning) when the views hash keys differently, as the CLI does.
+    Warns (UserWarning) when the views hash keys differently, or when view_b keeps fewer
+    replicas of each key than view_a, as the CLI does; a plan to one replica of keys that had
+    more is refused unless allow_single_copy=True (docs/plan.md, "Losing replicas").
     """
     _folder_only(out, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                  max_moved_fraction=max_moved_fraction, cap_by=cap_by, node_bandwidth=node_bandwidth,
@@ -120,14 +122,15 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
             batch_size = 1000
         summary, moved, _ = _hrw._plan_part(view_a, view_b, keys, bytes=bytes, requests=requests,
                                             replicas=replicas, distinct=distinct, partial=partial,
-                                            threads=threads, batch_size=batch_size, engine=engine)
+                                            threads=threads, batch_size=batch_size, engine=engine,
+                                            allow_single_copy=allow_single_copy)
         return _json.loads(summary), moved.view("int64")
     return _json.loads(_hrw._plan_folder(
         view_a, view_b, keys, bytes=bytes, requests=requests, replicas=replicas, distinct=distinct,
         partial=partial, threads=threads, batch_size=batch_size, engine=engine,
         max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
         node_bandwidth=node_bandwidth, max_moved_fraction=max_moved_fraction, cap_by=cap_by,
-        transitions=transitions, svg=_path(svg) or "", out=_path(out)))
+        transitions=transitions, svg=_path(svg) or "", out=_path(out), allow_single_copy=allow_single_copy))
 
 
 def plan_from_placement(placement, view_b, replicas=None, distinct=None, partial=False, threads=0,

@@ -82,7 +82,8 @@ def _publish_all_moves(view_a, view_b, o, schedule, out, summaries, keys, loads)
         batch_size=None if schedule["max_moves_per_node"] or schedule["max_bytes_per_node"] else o["batch_size"],
         max_moves_per_node=schedule["max_moves_per_node"], max_bytes_per_node=schedule["max_bytes_per_node"],
         node_bandwidth=schedule["node_bandwidth"], transitions=schedule["transitions"],
-        svg="" if svg is None else os.fspath(svg), out=os.fspath(out), parts=list(summaries)))
+        svg="" if svg is None else os.fspath(svg), out=os.fspath(out), parts=list(summaries),
+        allow_single_copy=o["allow_single_copy"]))
 
 
 def _concat_keys(pairs):

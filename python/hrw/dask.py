@@ -83,7 +83,7 @@ def place(ddf, view, column="key", replicas=None, distinct=None, partial=False, 
 
 def _part_options(o):
     return dict(replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
-                threads=o["threads"], batch_size=o["batch_size"])
+                threads=o["threads"], batch_size=o["batch_size"], allow_single_copy=o["allow_single_copy"])
 
 
 def _count_part(df, view_a, view_b, o):
@@ -110,13 +110,14 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
 
 def _merge(view_a, view_b, o, summaries, written):
     return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
-                                 distinct=o["distinct"], partial=o["partial"])
+                                 distinct=o["distinct"], partial=o["partial"],
+                                 allow_single_copy=o["allow_single_copy"])
 
 
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
          distinct=None, partial=False, threads=1, *, max_moves_per_node=None,
          max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
-         transitions=False, svg=None):
+         transitions=False, svg=None, allow_single_copy=False):
     """The migration plan of the frame's keys, partition by partition on the workers.
 
     Writes out/moves-NNNNN.csv for partition NNNNN (the header and rows of moves.csv; their
@@ -145,9 +146,10 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
         raise ValueError("out: give the output folder")
     # Refused now if bad; each view then places by its own rule (contract §8: a plan between
     # two rules migrates the rule), so every part gets the arguments as given.
-    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
+    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial,
+                          allow_single_copy=allow_single_copy)
     o = dict(column=column, replicas=replicas, distinct=distinct, partial=partial,
-             threads=threads, batch_size=batch_size,
+             threads=threads, batch_size=batch_size, allow_single_copy=allow_single_copy,
              bytes=_load_column(ddf, "bytes"), requests=_load_column(ddf, "requests"))
     _hrw._plan_part(view_a, view_b, [], **_part_options(o))  # refuse a bad request now
     _check_bytes_for(schedule, o["bytes"], "the frame")

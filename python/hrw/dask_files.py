@@ -199,7 +199,7 @@ def _plan_task(view_a, view_b, path, fmt, byte_range, o):
     part = _hrw._plan_range(view_a, view_b, path, keys_format=fmt, range=byte_range, replicas=o["replicas"],
                             distinct=o["distinct"], partial=o["partial"], threads=o["threads"],
                             batch_size=o["batch_size"], moved_keys=o["moved_keys"],
-                            ignore_columns=o["ignore_columns"])
+                            ignore_columns=o["ignore_columns"], allow_single_copy=o["allow_single_copy"])
     summary = json.loads(part["summary"])
     return part["summary"], "bytes" in summary, "requests" in summary, part
 
@@ -223,13 +223,14 @@ def _write_moves(part, first_rows, index, path, o):
 
 def _merge_plan(view_a, view_b, o, parts, written):
     return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], [p[0] for p in parts],
-                                 distinct=o["distinct"], partial=o["partial"])
+                                 distinct=o["distinct"], partial=o["partial"],
+                                 allow_single_copy=o["allow_single_copy"])
 
 
 def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE,
                batch_size=1000, replicas=None, distinct=None, partial=False, threads=1,
                max_moves_per_node=None, max_bytes_per_node=None, max_moved_fraction=None, cap_by=None,
-               node_bandwidth=None, transitions=False, svg=None, ignore_columns=()):
+               node_bandwidth=None, transitions=False, svg=None, ignore_columns=(), allow_single_copy=False):
     """The migration plan of the files' keys, range by range on the workers: out/moves-NNNNN.csv
     for range NNNNN (moves.csv's header and rows; their rows in order are `hrw plan`'s
     moves.csv, batch numbers included) and out/summary.json, published as one unit. Returns
@@ -243,11 +244,13 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     _check_view(view_a, "view_a")
     _check_view(view_b, "view_b")
     # Refused now if bad; each view then places by its own rule (contract §8).
-    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial)
+    _hrw._resolve_request(view_a, view_b, replicas=replicas, distinct=distinct, partial=partial,
+                          allow_single_copy=allow_single_copy)
     o = dict(replicas=replicas, distinct=distinct, partial=partial, threads=threads, batch_size=batch_size,
-             moved_keys=schedule is not None, ignore_columns=_column_list(ignore_columns))
+             moved_keys=schedule is not None, ignore_columns=_column_list(ignore_columns),
+             allow_single_copy=allow_single_copy)
     _hrw._plan_part(view_a, view_b, [], replicas=replicas, distinct=distinct, partial=partial,
-                    batch_size=batch_size)  # refuse a bad request or batch size now
+                    batch_size=batch_size, allow_single_copy=allow_single_copy)  # refuse a bad request or batch size now
     files = _file_list(paths)
     fmt = _format_of(files, keys_format)
     ranges = _ranges(files, fmt, _blocksize(blocksize))

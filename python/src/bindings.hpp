@@ -36,10 +36,11 @@ PlaceOptions place_options(long long replicas, const std::optional<std::string>&
 ValidRequest view_request(const ClusterView& view, std::optional<long long> replicas,
                           const std::optional<std::string>& distinct, bool partial, unsigned threads,
                           const std::string& engine = "simd");
-// The same for a plan's two views, each by its own rule.
+// The same for a plan's two views, each by its own rule; warns when B keeps fewer replicas
+// (docs/plan.md, "Losing replicas"), refuses a single copy unless allow_single_copy.
 PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::optional<long long> replicas,
                            const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                           const std::string& engine = "simd");
+                           bool allow_single_copy, const std::string& engine = "simd");
 
 // hrw.ClusterView: from_json, from_dict, from_ids; read-only properties; pickling (what
 // ships a view to Dask workers).

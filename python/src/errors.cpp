@@ -26,6 +26,7 @@ std::string_view keyword_for(Setting setting) {
     case Setting::placement_file: return "placement";
     case Setting::thread_count: return "threads";
     case Setting::ignored_columns: return "ignore_columns";
+    case Setting::single_copy: return "allow_single_copy=True";
     default: return {};
   }
 }

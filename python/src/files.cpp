@@ -88,9 +88,9 @@ py::dict plan_range(const ViewPtr& from, const ViewPtr& to, const std::string& p
                     const std::optional<std::string>& format, const std::optional<Range>& range,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
                     unsigned threads, const py::object& batch_size, bool moved_keys,
-                    const std::vector<std::string>& ignore_columns) {
+                    const std::vector<std::string>& ignore_columns, bool allow_single_copy) {
   const std::uint64_t batch = batch_size_of(batch_size);  // with the GIL: it reads a Python int
-  const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads);
+  const PlanRequests requests = plan_requests(*from, *to, replicas, distinct, partial, threads, allow_single_copy);
   const KeyInput in = key_input(path, format, range, ignore_columns);
   FilePlanPart part;
   {
@@ -157,7 +157,7 @@ void bind_files(py::module_& m) {
         py::arg("keys_format") = py::none(), py::arg("range") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 1u,
         py::arg("batch_size") = 1000, py::arg("moved_keys") = false,
-        py::arg("ignore_columns") = std::vector<std::string>{});
+        py::arg("ignore_columns") = std::vector<std::string>{}, py::arg("allow_single_copy") = false);
   m.def("_number_move_rows", &number_rows, py::arg("rows"), py::arg("row_starts"), py::arg("first_row"),
         py::arg("batch_size"));
 }

@@ -54,6 +54,12 @@ PlaceOptions place_options(long long replicas, const std::optional<std::string>&
   return o;
 }
 
+// docs/plan.md, "Losing replicas": warnings.warn when B keeps fewer replicas of each key.
+void warn_replica_loss(const ClusterView& a, const ClusterView& b, const PlanRequests& r) {
+  if (auto w = replica_loss_warning(a, b, r))
+    if (PyErr_WarnEx(PyExc_UserWarning, w->c_str(), 1) < 0) throw py::error_already_set();
+}
+
 // Contract §8: warnings.warn for each view where some nodes lack the distinct label.
 void warn_distinct(const ClusterView& view, const PlaceOptions& options) {
   if (auto w = distinct_warning(view, options))
@@ -76,12 +82,13 @@ ValidRequest view_request(const ClusterView& view, std::optional<long long> repl
 // The same for a plan's two views, each by its own rule.
 PlanRequests plan_requests(const ClusterView& view, const ClusterView& to, std::optional<long long> replicas,
                            const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                           const std::string& engine) {
+                           bool allow_single_copy, const std::string& engine) {
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, threads, engine);
-  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial};
+  const GivenSettings given{replicas.has_value(), distinct.has_value(), partial, allow_single_copy};
   PlanRequests r = options_for_plan(view, to, asked, given);  // each view by its own rule
   warn_distinct(view, r.from.options());
   warn_distinct(to, r.to.options());
+  warn_replica_loss(view, to, r);
   return r;
 }
 
@@ -90,16 +97,17 @@ namespace {
 PlaceOptions request_options(const ClusterView& view, const ClusterView* to,
                              std::optional<long long> replicas,
                              const std::optional<std::string>& distinct, bool partial,
-                             unsigned threads, const std::string& engine = "simd") {
-  if (!to) return view_request(view, replicas, distinct, partial, threads, engine).options();
-  return plan_requests(view, *to, replicas, distinct, partial, threads, engine).from.options();
+                             unsigned threads, bool allow_single_copy) {
+  if (!to) return view_request(view, replicas, distinct, partial, threads, "simd").options();
+  return plan_requests(view, *to, replicas, distinct, partial, threads, allow_single_copy, "simd").from.options();
 }
 
 // hrw.dask: the request a view (or a plan's two views) places by, as keyword values.
 py::dict resolve_request(const ViewPtr& view, const std::optional<ViewPtr>& to,
                          std::optional<long long> replicas, const std::optional<std::string>& distinct,
-                         bool partial) {
-  const PlaceOptions o = request_options(*view, to ? to->get() : nullptr, replicas, distinct, partial, 0);
+                         bool partial, bool allow_single_copy) {
+  const PlaceOptions o =
+      request_options(*view, to ? to->get() : nullptr, replicas, distinct, partial, 0, allow_single_copy);
   py::dict d;
   d["replicas"] = o.replicas;
   d["distinct"] = o.distinct_label.empty() ? py::object(py::none()) : py::str(o.distinct_label);
@@ -161,10 +169,10 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                     const std::optional<py::array_t<std::uint64_t, py::array::c_style>>& requests,
                     std::optional<long long> replicas, const std::optional<std::string>& distinct, bool partial,
                     unsigned threads, const py::object& batch_size, std::uint64_t first_row, bool rows,
-                    const std::string& engine) {
+                    const std::string& engine, bool allow_single_copy) {
   PartOptions options;
   options.batch_size = batch_size_of(batch_size);
-  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, engine);
+  const PlanRequests rules = plan_requests(*from, *to, replicas, distinct, partial, threads, allow_single_copy, engine);
   options.first_row = first_row;
   options.rows = rows;
   const PyKeys input(keys);
@@ -184,11 +192,12 @@ py::tuple plan_part(const ViewPtr& from, const ViewPtr& to, py::handle keys,
 // places by its own rule (contract §8), as in the parts.
 std::string merge(const ViewPtr& from, const ViewPtr& to, std::optional<long long> replicas, const py::object& batch_size,
                   const std::vector<std::string>& parts, const std::optional<std::string>& distinct,
-                  bool partial) {
+                  bool partial, bool allow_single_copy) {
   std::vector<PlanSummary> summaries;
   for (const std::string& p : parts) summaries.push_back(parse_summary_json(p));
   const PlaceOptions asked = place_options(replicas.value_or(1), distinct, partial, 0);
-  const PlanRequests r = options_for_plan(*from, *to, asked, {replicas.has_value(), distinct.has_value(), partial});
+  const PlanRequests r =
+      options_for_plan(*from, *to, asked, {replicas.has_value(), distinct.has_value(), partial, allow_single_copy});
   return summary_json(merge_summaries(*from, *to, r.from.options(), r.to.options(),
                                       batch_size_of(batch_size), summaries));
 }
@@ -226,15 +235,17 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                         const py::object& max_bytes_per_node, const py::object& node_bandwidth,
                         std::optional<double> max_moved_fraction, const std::optional<std::string>& cap_by,
                         bool transitions, const std::string& svg, const std::string& out,
-                        const std::optional<std::vector<std::string>>& parts) {
+                        const std::optional<std::vector<std::string>>& parts, bool allow_single_copy) {
   PlanSettings settings = plan_settings(replicas, distinct, partial, threads, batch_size, max_moves_per_node,
                                         max_bytes_per_node, node_bandwidth, transitions, svg);
   settings.engine = engine_named(engine);
   settings.max_moved_fraction = max_moved_fraction;
   settings.cap_by = cap_by;
+  settings.allow_single_copy = allow_single_copy;
   const ValidPlan plan = check_plan(settings, [&] { return ViewPair{from.get(), to.get()}; });
   warn_distinct(*from, plan.rules.from.options());
   warn_distinct(*to, plan.rules.to.options());
+  warn_replica_loss(*from, *to, plan.rules);
   PlanJob job = plan.job();
   job.out_dir = out;
   const PyKeys input(keys);
@@ -375,21 +386,21 @@ void bind_functions(py::module_& m) {
         py::kw_only(), py::arg("bytes") = py::none(), py::arg("requests") = py::none(),
         py::arg("replicas") = py::none(), py::arg("distinct") = py::none(), py::arg("partial") = false,
         py::arg("threads") = 0u, py::arg("batch_size") = 1000, py::arg("first_row") = 0,
-        py::arg("rows") = false, py::arg("engine") = "simd");
+        py::arg("rows") = false, py::arg("engine") = "simd", py::arg("allow_single_copy") = false);
   m.def("_resolve_request", &resolve_request, py::arg("view").none(false), py::arg("to") = py::none(),
         py::kw_only(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),
         py::arg("partial") = false,
-        "Contract §8: the replicas, distinct and partial a view (or two) places by.");
+        "Contract §8: the replicas, distinct and partial a view (or two) places by.", py::arg("allow_single_copy") = false);
   m.def("_merge_summaries", &merge, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("replicas"),
         py::arg("batch_size"), py::arg("parts"), py::kw_only(), py::arg("distinct") = py::none(),
-        py::arg("partial") = false);
+        py::arg("partial") = false, py::arg("allow_single_copy") = false);
   m.def("_plan_folder", &plan_folder, py::arg("view_a").none(false), py::arg("view_b").none(false), py::arg("keys"), py::kw_only(),
         py::arg("bytes") = py::none(), py::arg("requests") = py::none(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
         py::arg("batch_size") = py::none(), py::arg("engine") = "simd", py::arg("max_moves_per_node") = py::none(),
         py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
         py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
-        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none());
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none(), py::arg("allow_single_copy") = false);
   // hrw.dask: rounds' limits and batch_size refused before any task, in _plan_folder's words.
   m.def("_check_schedule", [](const py::object& max_moves, const py::object& max_bytes,
                               const py::object& node_bandwidth, const py::object& batch_size) {

@@ -98,3 +98,32 @@ def test_views_that_differ_under_one_version_are_refused(tmp_path):
     with pytest.raises(ValueError, match="version 7 is also .*'s, but the two views differ"):
         hrw.plan(a, b, [b"x", b"y"], out=str(tmp_path / "p"))
     assert not (tmp_path / "p").exists()
+
+
+def test_losing_replicas_warns_and_a_single_copy_is_asked_for(tmp_path):
+    """docs/plan.md, "Losing replicas": the CLI's rule in hrw.plan and hrw.dask.plan_files."""
+    import hrw.dask
+    r3 = hrw.ClusterView.from_dict({"version": 1, "rule": {"replicas": 3}, "nodes": ["a", "b", "c", "d"]})
+    r2 = hrw.ClusterView.from_dict({"version": 2, "rule": {"replicas": 2}, "nodes": ["a", "b", "c", "d"]})
+    bare = hrw.ClusterView.from_dict({"version": 3, "nodes": ["a", "b", "c", "d"]})
+    keys = [b"k%d" % i for i in range(300)]
+    with pytest.warns(UserWarning, match="keeps 2 replica\\(s\\) of each key where .* keeps 3"):
+        hrw.plan(r3, r2, keys)
+    message = "1 replica of each key where .* keeps 3: a plan to a single copy of every key is asked for by " \
+              "name \\(allow_single_copy=True\\)"
+    with pytest.raises(ValueError, match=message):
+        hrw.plan(r3, bare, keys)
+    with pytest.raises(ValueError, match=message):
+        hrw.plan(r3, bare, keys, out=str(tmp_path / "p"))
+    path = tmp_path / "k.txt"
+    path.write_bytes(b"".join(k + b"\n" for k in keys))
+    with pytest.raises(ValueError, match=message):
+        hrw.dask.plan_files([str(path)], r3, bare, out=str(tmp_path / "d"))
+    assert not (tmp_path / "p").exists() and not (tmp_path / "d").exists()
+    with pytest.warns(UserWarning, match="keeps 1 replica"):
+        summary, _ = hrw.plan(r3, bare, keys, allow_single_copy=True)
+    assert summary["moved"] == len(keys)
+    import dask
+    with pytest.warns(UserWarning, match="keeps 1 replica"), dask.config.set(scheduler="synchronous"):
+        files = hrw.dask.plan_files([str(path)], r3, bare, out=str(tmp_path / "d"), allow_single_copy=True)
+    assert files["moved"] == len(keys)

@@ -31,6 +31,7 @@ std::string_view setting_name(Setting setting) {
     case Setting::placement_file: return "placement file";
     case Setting::thread_count: return "thread count";
     case Setting::ignored_columns: return "the ignored columns";
+    case Setting::single_copy: return "single copy";
   }
   return "";
 }

@@ -88,7 +88,23 @@ PlanRequests options_for_plan(const ClusterView& a, const ClusterView& b, const 
     throw InputError(fmt::format("{}: version {} is also {}'s, but the two views differ: give the changed view a "
                                  "new version",
                                  b.source(), b.version(), a.source()));
-  return {validate_request(a, options_for(a, asked, given)), validate_request(b, options_for(b, asked, given))};
+  PlanRequests r{validate_request(a, options_for(a, asked, given)), validate_request(b, options_for(b, asked, given))};
+  // Ceph guards a pool of size 1 the same way: one copy of every key is asked for by name.
+  const std::uint32_t ra = r.from.options().replicas, rb = r.to.options().replicas;
+  if (rb < 2 && ra >= 2 && !given.single_copy)
+    throw InputError(Setting::none,
+                     fmt::format("{}: {} replica of each key where {} keeps {}: a plan to a single copy of every key "
+                                 "is asked for by name ({})",
+                                 b.source(), rb, a.source(), ra, "{}"),
+                     std::vector<Setting>{Setting::single_copy});
+  return r;
+}
+
+std::optional<std::string> replica_loss_warning(const ClusterView& a, const ClusterView& b, const PlanRequests& r) {
+  const std::uint32_t ra = r.from.options().replicas, rb = r.to.options().replicas;
+  if (rb >= ra) return std::nullopt;
+  return fmt::format("warning: {} keeps {} replica(s) of each key where {} keeps {}: the plan retires the others",
+                     b.source(), rb, a.source(), ra);
 }
 
 }  // namespace hrw

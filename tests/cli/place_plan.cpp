@@ -264,3 +264,38 @@ TEST_CASE("views that differ under one version are refused by every plan", "[cli
   CHECK(r.exit_code == 0);
   CHECK_THAT(hrw::test::read_file(dir.file("q/summary.json")), Catch::Matchers::Contains("\"moved\": 0,"));
 }
+
+TEST_CASE("losing replicas: said on stderr, and a single copy only when asked for by name", "[cli][plan][replicas]") {
+  hrw::test::TempDir dir;
+  const std::string r3 = dir.write("r3.json", R"({"version": 1, "rule": {"replicas": 3}, "nodes": ["a", "b", "c", "d"]})");
+  const std::string r2 = dir.write("r2.json", R"({"version": 2, "rule": {"replicas": 2}, "nodes": ["a", "b", "c", "d"]})");
+  const std::string bare = dir.write("bare.json", R"({"version": 3, "nodes": ["a", "b", "c", "d"]})");
+  std::string keys;
+  for (int i = 0; i < 500; ++i) keys += "k" + std::to_string(i) + "\n";
+  const std::string k = dir.write("k.txt", keys);
+  auto plan = [&](const std::string& to, const std::string& out, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"plan", "--from", r3, "--to", to, "--keys", k, "--out", dir.file(out), "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return hrw::test::run_hrw(args);
+  };
+  auto r = plan(r2, "p2");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err == "hrw: warning: " + r2 + " keeps 2 replica(s) of each key where " + r3 +
+                     " keeps 3: the plan retires the others\n");
+  // A view that drops the rule: one copy of every key, refused whatever the limits.
+  for (const auto& extra : std::vector<std::vector<std::string>>{{}, {"--max-moves-per-node", "5"}, {"--transitions"}}) {
+    r = plan(bare, "p1", extra);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "hrw: " + bare + ": 1 replica of each key where " + r3 +
+                       " keeps 3: a plan to a single copy of every key is asked for by name (--allow-single-copy)\n");
+    CHECK_FALSE(std::filesystem::exists(dir.file("p1")));
+  }
+  r = plan(bare, "p1", {"--allow-single-copy", "--transitions"});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Contains("keeps 1 replica(s) of each key where"));
+  // Growing the replica count says nothing.
+  r = hrw::test::run_hrw({"plan", "--from", r2, "--to", dir.write("r3b.json", R"({"version": 4, "rule": {"replicas": 3},
+      "nodes": ["a", "b", "c", "d"]})"), "--keys", k, "--out", dir.file("up"), "--quiet"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+}

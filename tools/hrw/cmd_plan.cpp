@@ -104,6 +104,9 @@ Runner add_plan(CLI::App& app) {
   sub->add_flag("--transitions", s.transitions,
                 "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
                 "retire in execution order");
+  sub->add_flag("--allow-single-copy", s.allow_single_copy,
+                "Accept a plan that leaves one replica of keys the source view keeps more of (refused "
+                "otherwise)");
   // Which settings go together is the front door's to check (docs/plan.md, "Options that go
   // together"); which inputs go together is the command line's.
   from_placement->excludes(sub->get_option("--keys-format"));
@@ -140,6 +143,7 @@ Runner add_plan(CLI::App& app) {
     // A staged plan refuses such views in one line of its own: no warning before it.
     if (!plan.staged())
       if (auto warning = incompatibility_warning(*from, *to)) eprint("hrw: {}\n", *warning);
+    if (auto warning = replica_loss_warning(*from, *to, plan.rules)) eprint("hrw: {}\n", *warning);
     ProgressLine progress;
     const ProgressCallback on_progress = args->bulk.quiet ? ProgressCallback{} : progress.callback();
     if (plan.staged()) {

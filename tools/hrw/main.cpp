@@ -47,6 +47,7 @@ std::string_view flag_for(hrw::Setting setting) {
     case hrw::Setting::placement_file: return "--from-placement";
     case hrw::Setting::thread_count: return "--threads";
     case hrw::Setting::ignored_columns: return "--ignore-columns";
+    case hrw::Setting::single_copy: return "--allow-single-copy";
     case hrw::Setting::none: break;
   }
   return {};

@@ -252,7 +252,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   asked.replicas = current.reader().replicas();
   const bool both_ruled = from.rule() && to.rule();
   const PlanRequests place = options_for_plan(
-      from, to, asked, {!both_ruled, !asked.distinct_label.empty(), asked.allow_partial});
+      from, to, asked, {!both_ruled, !asked.distinct_label.empty(), asked.allow_partial, /*single_copy=*/true});
   const BatchPlacer in_a(place.from), in_b(place.to);
   const std::uint32_t r = current.reader().replicas();
   const std::uint32_t ra = place.from.options().replicas, rb = place.to.options().replicas;

@@ -65,7 +65,7 @@ PlaceOptions ValidPlanSettings::asked() const {
 }
 
 GivenSettings ValidPlanSettings::given_settings() const {
-  return {given.replicas.has_value(), given.distinct.has_value(), given.partial};
+  return {given.replicas.has_value(), given.distinct.has_value(), given.partial, given.allow_single_copy};
 }
 
 PlanJob ValidPlanSettings::job(const PlanRequests& rules) const {

@@ -36,6 +36,8 @@ struct PlanSettings {
   std::string svg;  // empty: no chart
   // From a placement file (its replica count), not from a view and keys.
   bool from_placement = false;
+  // A plan to one replica of keys that had more is asked for (docs/plan.md, "Losing replicas").
+  bool allow_single_copy = false;
 };
 
 // Every bound and combination of a plan's settings checked, before any view is involved.
