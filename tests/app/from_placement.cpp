@@ -61,7 +61,7 @@ TEST_CASE("plan --from-placement with perturbed placements gives exactly the ref
       }
       const std::string current = dir.write("current.csv", text);
       PlacementPlanJob job;
-      job.current = {current, std::nullopt, 1 + rng() % 400};
+      job.current = {current, std::nullopt, 1 + rng() % 400, {}};
       job.place.distinct_label = label;
       job.place.allow_partial = true;
       job.batch_size = 50;

@@ -220,7 +220,7 @@ TEST_CASE("chunk size and thread count do not change place or plan outputs", "[p
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{10000}, kDefaultChunkKeys}) {
     for (unsigned threads : {0u, 1u, 3u}) {
       PlanJob job;
-      job.keys = {input, std::nullopt, chunk, std::nullopt};
+      job.keys = {input, std::nullopt, chunk, std::nullopt, {}};
       job.place.replicas = 2;
       job.place.threads = threads;
       job.batch_size = 10;
@@ -278,7 +278,7 @@ TEST_CASE("lines input, R = 1: chunking and threads do not change the plan", "[p
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{10000}, kDefaultChunkKeys})
     for (unsigned threads : {0u, 1u, 3u}) {
       PlanJob job;
-      job.keys = {input, std::nullopt, chunk, std::nullopt};
+      job.keys = {input, std::nullopt, chunk, std::nullopt, {}};
       job.place.threads = threads;
       job.batch_size = 10;
       job.out_dir = dir.file("plan");
@@ -314,7 +314,7 @@ TEST_CASE("plan rows written in reserved pieces: the files of one in-order write
     for (unsigned threads : {1u, 2u, 3u}) {
       INFO("chunk " << chunk << ", threads " << threads);
       PlanJob job;
-      job.keys = {input, std::nullopt, chunk, std::nullopt};
+      job.keys = {input, std::nullopt, chunk, std::nullopt, {}};
       job.place.threads = threads;
       job.batch_size = 100;
       job.transitions = true;

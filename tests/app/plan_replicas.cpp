@@ -45,7 +45,7 @@ TEST_CASE("R > 1 summaries: owner changes, slot moves and changed sets against t
     for (std::string label : {"", "zone"}) {
       if (&sa == &changes.front().first && !label.empty()) continue;
       PlanJob job;
-      job.keys = {input, std::nullopt, 300, std::nullopt};
+      job.keys = {input, std::nullopt, 300, std::nullopt, {}};
       job.place.replicas = 3;
       job.place.distinct_label = label;
       job.place.allow_partial = true;
@@ -104,7 +104,7 @@ TEST_CASE("R > 1 slot ideal: a lower bound when the target holds fewer slots (co
   sb.nodes.resize(4);
   const ClusterView a(sa), b(sb);
   PlanJob job;
-  job.keys = {input, std::nullopt, 300, std::nullopt};
+  job.keys = {input, std::nullopt, 300, std::nullopt, {}};
   job.place.replicas = 3;
   job.place.distinct_label = "zone";
   job.place.allow_partial = true;

@@ -165,7 +165,7 @@ TEST_CASE("rounds under per-node limits on random plans", "[plan][schedule]") {
     for (std::uint32_t r : {1u, 3u})
       for (bool sized : {false, true}) {
         PlanJob job;
-        job.keys = {sized ? sized_input : plain_input, std::nullopt, 1 + rng() % 500, std::nullopt};
+        job.keys = {sized ? sized_input : plain_input, std::nullopt, 1 + rng() % 500, std::nullopt, {}};
         job.place.replicas = r;
         if (r > 1) job.place.distinct_label = "zone", job.place.allow_partial = true;
         job.out_dir = dir.file("direct");

@@ -67,7 +67,7 @@ TEST_CASE("staged plans: steps within the cap, last view = B, one-way changes mo
         INFO(c.name << " cap " << f << (by == CapBy::bytes ? " of bytes" : " of keys"));
         const ClusterView a(c.a), b(c.b);
         StagedPlanJob job;
-        job.step.keys = {input, std::nullopt, 1 + rng() % 700, std::nullopt};
+        job.step.keys = {input, std::nullopt, 1 + rng() % 700, std::nullopt, {}};
         job.step.out_dir = dir.file("staged");
         job.max_moved_fraction = f;
         job.cap_by = by;

@@ -121,7 +121,12 @@ std::string view_show_table(const ClusterView& v) {
   auto line = [&](std::uint32_t i) {
     const Node& n = v.node(i);
     std::string l;
-    for (const auto& [name, value] : n.labels) l += (l.empty() ? "" : " ") + one_line(name) + "=" + one_line(value);
+    for (const auto& [name, value] : n.labels) {
+      if (!l.empty()) l += ' ';
+      l += one_line(name);
+      l += '=';
+      l += one_line(value);
+    }
     const std::string cut =
         v.has_cuts() ? fmt::format("  {:>10}  {:>5.1f}%", n.cut, (4294967296.0 - n.cut) / 4294967296.0 * 100) : "";
     out += fmt::format("{:<{}}  {:>12}  {:>8.4f}%{}  {}\n", one_line(n.id), width, n.weight, v.share(i) * 100, cut, l);
