@@ -245,6 +245,7 @@ PlaceOptions placement_plan_options(const ClusterView& to, const PlaceOptions& a
 struct CheckJob {
   PlacementInput current;
   PlaceOptions place;    // replicas: the file's
+  std::string misplaced;  // empty: none; else key,expected,actual rows (docs/plan.md, "hrw check")
   std::string temp_dir;  // for the duplicate-key check's temporary files
   ProgressCallback progress;
 };

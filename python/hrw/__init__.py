@@ -157,18 +157,18 @@ def check(view, placement, replicas=None, distinct=None, partial=False, threads=
     Returns the report dict (the CLI exits 3 when its "misplaced" count is not 0).
 
     With `plan=DIR` (view None): `hrw check --plan DIR --through-round N [--through-step S]`,
-    every key where the plan puts it after those rounds; `misplaced=PATH` writes the CLI's
-    key,expected,actual file. `ignore_columns`: header columns of the placement file to
+    every key where the plan puts it after those rounds. `misplaced=PATH` writes the CLI's
+    key,expected,actual file (against the view, or the plan). `ignore_columns`: header columns of the placement file to
     skip (any other column hrw does not read is refused)."""
     if plan is None:
-        for name, value in (("through_round", through_round), ("through_step", through_step),
-                            ("misplaced", misplaced)):
+        for name, value in (("through_round", through_round), ("through_step", through_step)):
             if value is not None:
                 raise ValueError(f"{name} goes with plan")
         if view is None:
             raise ValueError("check: give a view, or plan=DIR")
         return _json.loads(_hrw._check(view, _path(placement), replicas=replicas, distinct=distinct,
-                                       partial=partial, threads=threads, ignore_columns=_column_list(ignore_columns)))
+                                       partial=partial, threads=threads, ignore_columns=_column_list(ignore_columns),
+                                       misplaced=_path(misplaced)))
     if view is not None:
         raise ValueError("check: give either a view or plan, not both")
     return _json.loads(_hrw._check_progress(

@@ -302,10 +302,11 @@ std::string plan_from_placement(const std::string& placement, const ViewPtr& to,
 // `hrw check --cluster VIEW --placement CURRENT --format json`: the report's text.
 std::string check(const ViewPtr& view, const std::string& placement, std::optional<long long> replicas,
                   const std::optional<std::string>& distinct, bool partial, unsigned threads,
-                  const std::vector<std::string>& ignore_columns) {
+                  const std::vector<std::string>& ignore_columns, const std::optional<std::string>& misplaced) {
   CheckJob job;
   job.current.path = placement;
   job.current.ignored_columns = ignore_columns;
+  job.misplaced = misplaced.value_or("");
   if (replicas) job.current.replicas = place_options(*replicas, distinct, partial, threads).replicas;
   job.place.distinct_label = distinct.value_or("");
   job.place.allow_partial = partial;
@@ -415,7 +416,7 @@ void bind_functions(py::module_& m) {
         py::arg("ignore_columns") = std::vector<std::string>{});
   m.def("_check", &check, py::arg("view").none(false), py::arg("placement"), py::kw_only(), py::arg("replicas") = py::none(),
         py::arg("distinct") = py::none(), py::arg("partial") = false, py::arg("threads") = 0u,
-        py::arg("ignore_columns") = std::vector<std::string>{});
+        py::arg("ignore_columns") = std::vector<std::string>{}, py::arg("misplaced") = py::none());
   m.def("_check_progress", &check_progress, py::arg("plan"), py::arg("placement"), py::kw_only(),
         py::arg("through_round") = py::none(), py::arg("through_step") = py::none(),
         py::arg("misplaced") = py::none(), py::arg("replicas") = py::none(), py::arg("distinct") = py::none(),

@@ -127,3 +127,21 @@ def test_losing_replicas_warns_and_a_single_copy_is_asked_for(tmp_path):
     with pytest.warns(UserWarning, match="keeps 1 replica"), dask.config.set(scheduler="synchronous"):
         files = hrw.dask.plan_files([str(path)], r3, bare, out=str(tmp_path / "d"), allow_single_copy=True)
     assert files["moved"] == len(keys)
+
+
+def test_check_against_a_view_writes_the_misplaced_keys(tmp_path):
+    a = hrw.ClusterView.from_dict({"version": 1, "nodes": ["a", "b", "c"]})
+    (tmp_path / "b.json").write_text('{"version": 2, "nodes": ["a", "b", "c", "d"]}')
+    keys = tmp_path / "k.txt"
+    keys.write_bytes(b"".join(b"k%d\n" % i for i in range(2000)))
+    now = tmp_path / "now.csv"
+    owners = hrw.place(a, [b"k%d" % i for i in range(2000)])
+    now.write_bytes(b"key,owner\n" + b"".join(b"k%d,%s\n" % (i, a.ids[o]) for i, o in enumerate(owners)))
+    report = hrw.check(hrw.ClusterView.from_json(str(tmp_path / "b.json")), str(now), misplaced=str(tmp_path / "m.csv"))
+    run_cli("check", "--cluster", tmp_path / "b.json", "--placement", now, "--misplaced", tmp_path / "cli.csv", ok=False)
+    assert report["misplaced"] > 0
+    assert (tmp_path / "m.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
+    assert len((tmp_path / "m.csv").read_bytes().splitlines()) == report["misplaced"] + 1
+    with pytest.raises(ValueError, match="is the placement file being checked"):
+        hrw.check(a, str(now), misplaced=str(now))
+    assert now.read_bytes().startswith(b"key,owner\n")

@@ -299,3 +299,57 @@ TEST_CASE("losing replicas: said on stderr, and a single copy only when asked fo
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
 }
+
+TEST_CASE("check --cluster --misplaced: one row per key whose holders are not the view's, with both sets",
+          "[cli][check][misplaced]") {
+  hrw::test::TempDir dir;
+  REQUIRE(run_hrw({"sample", "--keys", "4000", "--out", dir.path()}).exit_code == 0);
+  for (const std::string r : {"1", "2"}) {
+    INFO("R = " << r);
+    const auto now = run_hrw({"place", "--cluster", dir.file("from.json"), "--keys", dir.file("keys.txt"),
+                              "--replicas", r, "--quiet"});
+    const auto want = run_hrw({"place", "--cluster", dir.file("to.json"), "--keys", dir.file("keys.txt"),
+                               "--replicas", r, "--quiet"});
+    REQUIRE(now.exit_code == 0);
+    REQUIRE(want.exit_code == 0);
+    const std::string current = dir.write("now.csv", now.out);
+    const auto res = run_hrw({"check", "--cluster", dir.file("to.json"), "--placement", current, "--replicas", r,
+                              "--misplaced", dir.file("mis.csv"), "--format", "json"});
+    CHECK(res.exit_code == 3);
+    const auto report = nlohmann::json::parse(res.out);
+    // The expected rows, from the two placements: keys whose sets differ, in input order.
+    auto rows_of = [](const std::string& csv) {
+      std::vector<std::vector<std::string>> rows;
+      std::istringstream in(csv);
+      std::string line;
+      std::getline(in, line);
+      while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::istringstream cells_in(line);
+        for (std::string c; std::getline(cells_in, c, ',');) cells.push_back(c);
+        rows.push_back(cells);
+      }
+      return rows;
+    };
+    const auto a = rows_of(now.out), b = rows_of(want.out);
+    REQUIRE(a.size() == b.size());
+    std::string expected = r == "1" ? "key,expected,actual\n" : "key,expected_1,expected_2,actual_1,actual_2\n";
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      auto sa = std::set<std::string>(a[i].begin() + 1, a[i].end()), sb = std::set<std::string>(b[i].begin() + 1, b[i].end());
+      if (sa == sb) continue;
+      ++count;
+      expected += a[i][0];
+      for (std::size_t k = 1; k < b[i].size(); ++k) expected += "," + b[i][k];
+      for (std::size_t k = 1; k < a[i].size(); ++k) expected += "," + a[i][k];
+      expected += "\n";
+    }
+    CHECK(count > 100);
+    CHECK(report["misplaced"] == count);
+    CHECK(hrw::test::read_file(dir.file("mis.csv")) == expected);
+  }
+  // Never over the placement it reads.
+  const auto res = run_hrw({"check", "--cluster", dir.file("to.json"), "--placement", dir.file("now.csv"),
+                            "--misplaced", dir.file("now.csv")});
+  CHECK(res.exit_code == 2);
+}

@@ -85,8 +85,8 @@ Runner add_check(CLI::App& app) {
                "With --plan of a staged plan: steps before S are executed, and S's rounds 1..N "
                "(--through-round; all of them when not given)");
   sub->add_option("--misplaced", args->misplaced,
-                  "With --plan: write key,expected,actual (R > 1: expected_1..R,actual_1..R) for every key "
-                  "not where it should be");
+                  "Write key,expected,actual (R > 1: expected_1..R,actual_1..R) for every key not where "
+                  "the view (or the plan, with --plan) puts it");
   sub->add_option("--placement", args->placement,
                   "Where the keys are: CSV key,owner or key,replica_1..R (optional bytes/requests; plain, "
                   "gzip or zstd), or - for stdin")
@@ -113,8 +113,7 @@ Runner add_check(CLI::App& app) {
     }
     if (args->cluster.empty()) throw InputError("check: give --cluster FILE or --plan DIR");
     for (auto [name, given] : {std::pair{"--through-round", args->through_round.has_value()},
-                               std::pair{"--through-step", args->through_step.has_value()},
-                               std::pair{"--misplaced", !args->misplaced.empty()}})
+                               std::pair{"--through-step", args->through_step.has_value()}})
       if (given) throw InputError(fmt::format("{} goes with --plan", name));
     ClusterSpec spec = load_cluster_file(args->cluster);
     if (args->hierarchy) apply_hierarchy_list(spec, *args->hierarchy);
@@ -123,6 +122,7 @@ Runner add_check(CLI::App& app) {
     job.current.path = args->placement;
     job.current.replicas = args->replicas;
     job.current.ignored_columns = args->ignored_columns;
+    job.misplaced = args->misplaced;
     job.place.distinct_label = args->distinct;
     job.place.allow_partial = args->partial;
     job.place.threads = args->threads;

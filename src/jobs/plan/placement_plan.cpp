@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -197,11 +199,81 @@ void apply_view_rule(const ClusterView& to, CheckJob& job, GivenSettings given) 
   job.current.replicas = job.place.replicas;
 }
 
+namespace {
+
+// The header of a misplaced keys' file: key,expected,actual, or R columns of each.
+std::string misplaced_header(std::uint32_t r) {
+  if (r == 1) return "key,expected,actual\n";
+  std::string header = "key";
+  for (const char* side : {"expected", "actual"})
+    for (std::uint32_t k = 1; k <= r; ++k) header += fmt::format(",{}_{}", side, k);
+  return header + "\n";
+}
+
+// check --cluster --misplaced: a row for every key whose holders, as a set, are not the
+// view's (an owner that only changed rank is where it should be, as check counts it).
+class MisplacedRows final : public MoveSink {
+ public:
+  MisplacedRows(AtomicFile& out, const std::vector<std::string>& ids, std::uint32_t columns)
+      : out_(out), ids_(ids), columns_(columns), rows_(misplaced_header(columns)) {}
+  void add_move(const KeyChunk&, std::size_t, std::uint32_t, std::uint32_t) override {}
+  void key_changed(const KeyChunk& chunk, std::size_t i, std::span<const std::uint32_t> from,
+                   std::span<const std::uint32_t> to) override {
+    sorted_from_.assign(from.begin(), from.end());
+    sorted_to_.assign(to.begin(), to.end());
+    std::sort(sorted_from_.begin(), sorted_from_.end());
+    std::sort(sorted_to_.begin(), sorted_to_.end());
+    if (sorted_from_ == sorted_to_) return;
+    csv::append_field(rows_, chunk.keys[i]);
+    for (const std::span<const std::uint32_t> side : {to, from})  // expected (the view's), then actual
+      for (std::uint32_t k = 0; k < columns_; ++k) {
+        rows_ += ',';
+        if (k < side.size() && side[k] < ids_.size()) csv::append_field(rows_, ids_[side[k]]);
+      }
+    rows_ += '\n';
+    if (rows_.size() >= (std::size_t{1} << 20)) flush();
+  }
+  void flush() {
+    out_.write(rows_);
+    rows_.clear();
+  }
+
+ private:
+  AtomicFile& out_;
+  const std::vector<std::string>& ids_;
+  std::uint32_t columns_;
+  std::string rows_;
+  std::vector<std::uint32_t> sorted_from_, sorted_to_;
+};
+
+}  // namespace
+
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
   const std::string dir = job.temp_dir.empty() ? io::default_temp_folder() : job.temp_dir;
+  std::optional<AtomicFile> misplaced_file;
+  if (!job.misplaced.empty()) {
+    // Every front end gets this: the report never replaces the placement it reports on.
+    std::error_code ec;
+    if (std::filesystem::equivalent(job.misplaced, job.current.path, ec))
+      throw InputError(fmt::format("{}: is the placement file being checked: write the misplaced keys elsewhere",
+                                   job.misplaced));
+    misplaced_file.emplace(job.misplaced);  // refused before any reading if unwritable
+  }
   CurrentPlacement current(job.current, dir, job.progress);
-  return plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
-                      [](const PlanBuilder&) { return nullptr; }, {});
+  std::optional<MisplacedRows> rows;
+  PlanSummary s = plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
+                               [&](const PlanBuilder& plan) -> MoveSink* {
+                                 if (!misplaced_file) return nullptr;
+                                 // Room for both sets: the placement's and the view's (§8 rule).
+                                 const std::uint32_t columns = std::max(current.reader().replicas(), job.place.replicas);
+                                 return &rows.emplace(*misplaced_file, plan.ids(), columns);
+                               },
+                               {});
+  if (misplaced_file) {
+    rows->flush();
+    misplaced_file->commit();
+  }
+  return s;
 }
 
 bool is_staged_plan(const std::string& plan_dir) { return std::filesystem::is_directory(plan_dir + "/steps"); }
@@ -268,16 +340,7 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   out.replicas = r;
   out.through_round = through_round;
   std::string rows;
-  if (misplaced) {
-    if (r == 1) {
-      rows = "key,expected,actual\n";
-    } else {
-      rows = "key";
-      for (const char* side : {"expected", "actual"})
-        for (std::uint32_t k = 1; k <= r; ++k) rows += fmt::format(",{}_{}", side, k);
-      rows += "\n";
-    }
-  }
+  if (misplaced) rows = misplaced_header(r);
   current.rewind();
   KeyChunk chunk;
   Placement now, pa, pb;
