@@ -219,8 +219,8 @@ def test_folder_options_need_out(tmp_path, rng):
             hrw.plan(a, b, [b"k"], **{name: value})
     with pytest.raises(ValueError, match="^transitions: written to a plan folder: give out=DIR$"):
         hrw.plan_from_placement(tmp_path / "none.csv", b, transitions=True)
-    with pytest.raises(ValueError, match="^misplaced goes with plan$"):
-        hrw.check(b, tmp_path / "none.csv", misplaced=tmp_path / "m.csv")
+    with pytest.raises(ValueError, match="^through_round goes with plan$"):
+        hrw.check(b, tmp_path / "none.csv", through_round=1)
     with pytest.raises(ValueError, match="^check: give either a view or plan, not both$"):
         hrw.check(b, tmp_path / "none.csv", plan=tmp_path)
 
