@@ -51,6 +51,10 @@ def _loads(name, values):
     if values is None:
         return None
     array = _np.asarray(values)
+    if array.dtype.kind == "f" and not isinstance(values, _np.ndarray):
+        # A list with ints past 2^63 - 1 makes numpy guess float64 (losing the low bits):
+        # each value is checked exactly instead, as Python objects.
+        array = _np.array(values, dtype=object)
     if array.size == 0:
         return _np.zeros(array.shape, dtype=_np.uint64)
     if array.dtype.kind == "u":

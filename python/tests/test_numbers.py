@@ -69,3 +69,17 @@ def test_more_threads_than_cores_write_nothing_to_stderr():
     assert p.returncode == 0, p.stderr.decode()
     assert p.stdout == b"ok\n"
     assert p.stderr == b""
+
+
+def test_loads_past_2_63_are_taken_exactly_as_the_docs_say(tmp_path):
+    """bytes= takes every integer in [0, 2^64 - 1]: a list holding ones past 2^63 - 1 is not
+    read as floats (which numpy guesses for it), and the sums are the CLI's."""
+    a = hrw.ClusterView.from_dict({"version": 1, "nodes": ["a", "b"]})
+    b = hrw.ClusterView.from_dict({"version": 2, "nodes": ["a", "b", "c"]})
+    loads = [2**63, 2**63 - 2, 1]
+    summary, _ = hrw.plan(a, b, [b"x", b"y", b"z"], bytes=loads)
+    assert summary["bytes"] == 2**64 - 1
+    with pytest.raises(TypeError, match="bytes: value 1 is float, not an integer"):
+        hrw.plan(a, b, [b"x", b"y"], bytes=[2**63, 1.5])
+    with pytest.raises(ValueError, match=r"bytes: value 0 \(18446744073709551616\) is not in \[0, 2\^64 - 1\]"):
+        hrw.plan(a, b, [b"x", b"y"], bytes=[2**64, 1])
