@@ -95,6 +95,8 @@ struct BenchComparison {
   std::vector<BenchRatio> ratios;
   std::vector<std::string> only_now;   // in this run, not in the saved one
   std::vector<std::string> only_base;  // in the saved run, not in this one
+  // In both, in other units ("name: unit here, unit saved"): no ratio means anything then.
+  std::vector<std::string> other_unit;
 };
 BenchComparison compare_bench(const BenchReport& now, const BenchReport& base, const std::string& base_file);
 std::string comparison_table(const BenchComparison& comparison);

@@ -17,6 +17,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/hash.hpp"
 #include "hrw/hierarchy.hpp"
+#include "json_errors.hpp"
 #include "text_util.hpp"
 
 namespace hrw {
@@ -43,44 +44,6 @@ bool id_less(std::string_view a, std::string_view b) {
 }
 
 namespace {
-
-// "line L, column C" of a byte offset, for JSON parse errors.
-std::string position_of(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("line {}, column {}", line, column);
-}
-
-// nlohmann's messages quote the offending token raw: a newline or a 0xff byte in it would
-// break the one-line rule, so they are escaped like input bytes.
-std::string printable(const std::string& message) {
-  std::string q = quote_for_message(message, 200);
-  q.erase(q.rfind('"'), 1);  // the quotes around it: it is a message, not a value
-  q.erase(0, 1);
-  return q;
-}
-
-// The reason from nlohmann's parse error, without its codes and positions (the caller gives
-// line and column) or the raw bytes it last read: "[json.exception.parse_error.101] parse
-// error at line 1, column 5: syntax error while parsing value - invalid literal; last read:
-// 'x'" -> "invalid literal".
-std::string parse_error_text(std::string what) {
-  if (auto pos = what.find(" - "); pos != std::string::npos) what.erase(0, pos + 3);
-  else if (auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
-  if (auto pos = what.find("; last read"); pos != std::string::npos) {
-    const auto next = what.find("; ", pos + 2);
-    what.erase(pos, next == std::string::npos ? std::string::npos : next - pos);
-  }
-  return what;
-}
 
 // Watches the parse: refuses a repeated key in one object (readers could keep different
 // ones) and nesting deeper than the format needs (no stack exhaustion), and knows where it
@@ -289,11 +252,7 @@ ClusterSpec parse_cluster_json(std::string_view text, const std::string& source)
   try {
     json::sax_parse(text.begin(), text.end(), &guard);
   } catch (const json::parse_error& e) {
-    // nlohmann's byte is 1-based and points just past the offending character.
-    const std::size_t offset = e.byte ? e.byte - 1 : 0;
-    const std::string what = parse_error_text(e.what());
-    throw InputError(fmt::format("{}: {}: malformed JSON: {}", source,
-                                 position_of(text, offset), printable(what)));
+    throw InputError(fmt::format("{}: {}", source, json_parse_error(text, e)));
   } catch (const json::out_of_range&) {  // the one other error the parser raises
     throw InputError(fmt::format("{}: {}: number too large for a double", source, guard.path()));
   }

@@ -210,6 +210,21 @@ TEST_CASE("bench --compare: each figure's ratio to the saved run, figures on one
   CHECK(j.at("comparison").at("only_base") == std::vector<std::string>{"old"});
 }
 
+TEST_CASE("bench --compare: a figure saved in another unit gets no ratio, and is listed", "[bench]") {
+  TempDir dir;
+  hrw::BenchReport now = hrw::load_bench_json(dir.write("now.json", saved_run({{"a", 3e9}, {"b", 10}})));
+  auto base_json = nlohmann::json::parse(saved_run({{"a", 1e9}, {"b", 5}}));
+  base_json["figures"][0]["unit"] = "pair-scores/s";
+  const std::string base_file = dir.write("base.json", base_json.dump());
+  const hrw::BenchComparison c = hrw::compare_bench(now, hrw::load_bench_json(base_file), base_file);
+  REQUIRE(c.ratios.size() == 1);
+  CHECK(c.ratios[0].name == "b");
+  REQUIRE(c.other_unit.size() == 1);
+  CHECK(c.other_unit[0] == "a (keys/s here, pair-scores/s saved)");
+  CHECK_THAT(hrw::comparison_table(c), Contains("not compared, in another unit: a ("));
+  CHECK(nlohmann::json::parse(hrw::bench_json(now, c)).at("comparison").at("other_unit").size() == 1);
+}
+
 TEST_CASE("bench --compare: a bad saved run is refused naming the file and the field", "[bench]") {
   const std::string good = saved_run({{"a", 2}});
   auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
@@ -242,7 +257,7 @@ TEST_CASE("bench --compare: a bad saved run is refused naming the file and the f
     CHECK_THROWS_MATCHES(hrw::parse_bench_json(text, "f.json"), hrw::InputError, Catch::Matchers::Message(message));
   }
   CHECK_THROWS_AS(hrw::parse_bench_json("{\"schema\": ", "f.json"), hrw::InputError);
-  CHECK_THROWS_WITH(hrw::parse_bench_json("{\"schema\": ", "f.json"), StartsWith("f.json: not JSON: "));
+  CHECK_THROWS_WITH(hrw::parse_bench_json("{\"schema\": ", "f.json"), StartsWith("f.json: line 1, column 12: malformed JSON: "));
 
   // Through the CLI, before anything is measured: exit 2, one line.
   TempDir dir;
@@ -250,8 +265,16 @@ TEST_CASE("bench --compare: a bad saved run is refused naming the file and the f
   auto res = run_hrw({"bench", "--compare", bad});
   CHECK(res.exit_code == 2);
   CHECK(lines(res.err) == 1);
-  CHECK_THAT(res.err, StartsWith("hrw: " + bad + ": not JSON: "));
+  CHECK_THAT(res.err, StartsWith("hrw: " + bad + ": line 1, column "));
+  CHECK_THAT(res.err, Contains(": malformed JSON: "));
+  CHECK_FALSE(Contains("json.exception").match(res.err));
   CHECK(res.out.empty());
+  // Raw bytes of the file never reach the terminal.
+  res = run_hrw({"bench", "--compare", dir.write("bytes.json", "\xff\xfe{\n\x1b")});
+  CHECK(res.exit_code == 2);
+  CHECK(lines(res.err) == 1);
+  CHECK(res.err.find('\xff') == std::string::npos);
+  CHECK(res.err.find('\x1b') == std::string::npos);
   res = run_hrw({"bench", "--compare", dir.file("missing.json")});
   CHECK(res.exit_code == 2);
   CHECK_THAT(res.err, StartsWith("hrw: " + dir.file("missing.json") + ": cannot open: "));

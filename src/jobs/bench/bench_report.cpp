@@ -8,6 +8,7 @@
 
 #include "hrw/bench.hpp"
 #include "hrw/errors.hpp"
+#include "json_errors.hpp"
 #include "text_util.hpp"
 
 namespace hrw {
@@ -103,7 +104,8 @@ std::string bench_json(const BenchReport& report, const BenchComparison& c) {
                      {"cpu", c.base_cpu},
                      {"ratios", std::move(ratios)},
                      {"only_now", c.only_now},
-                     {"only_base", c.only_base}};
+                     {"only_base", c.only_base},
+                     {"other_unit", c.other_unit}};
   return j.dump(2) + "\n";
 }
 
@@ -132,7 +134,7 @@ BenchReport parse_bench_json(const std::string& text, const std::string& file) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not JSON: {}", file, e.what()));
+    throw InputError(fmt::format("{}: {}", file, json_parse_error(text, e)));
   }
   const Reader in(file);
   if (!j.is_object()) in.fail("the top level", "expected an object (a `hrw bench --format json` report)");
@@ -192,6 +194,10 @@ BenchComparison compare_bench(const BenchReport& now, const BenchReport& base, c
       c.only_now.push_back(f.name);
       continue;
     }
+    if (b->unit != f.unit) {
+      c.other_unit.push_back(fmt::format("{} ({} here, {} saved)", f.name, f.unit, b->unit));
+      continue;
+    }
     c.ratios.push_back({f.name, f.unit, f.median, b->median, f.median / b->median});
   }
   for (const BenchFigure& f : base.figures)
@@ -212,6 +218,7 @@ std::string comparison_table(const BenchComparison& c) {
   };
   if (!c.only_now.empty()) out += "only in this run: " + list(c.only_now) + "\n";
   if (!c.only_base.empty()) out += "only in " + c.base_file + ": " + list(c.only_base) + "\n";
+  if (!c.other_unit.empty()) out += "not compared, in another unit: " + list(c.other_unit) + "\n";
   return out;
 }
 
