@@ -1,7 +1,10 @@
 #include "hrw/key_source.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +14,7 @@
 #include "hrw/bulk.hpp"
 #include "hrw/checked_sum.hpp"
 #include "hrw/errors.hpp"
+#include "hrw/input_file.hpp"
 #include "csv_columns.hpp"
 #include "key_source_impl.hpp"
 #include "kernel_api.hpp"
@@ -162,8 +166,19 @@ std::uint64_t count_quotes(const std::string& path, std::uint64_t begin, std::ui
 }
 
 const char* file_compression(const std::string& path) {
-  const io::ByteReader file(path);
-  return file.compression() == io::Compression::kNone ? nullptr : io::compression_name(file.compression());
+  // Its first bytes only: a ByteReader of a compressed file starts decoding it at once.
+  const OpenedInput in = open_input(path, path);
+  std::string head = in.first;
+  while (head.size() < io::kMagicBytes) {
+    char more[io::kMagicBytes];
+    const ssize_t n = ::read(in.fd, more, io::kMagicBytes - head.size());
+    if (n > 0) head.append(more, static_cast<std::size_t>(n));
+    else if (n < 0 && errno == EINTR) continue;
+    else break;
+  }
+  ::close(in.fd);
+  const io::Compression c = io::sniff_compression(head, path);
+  return c == io::Compression::kNone ? nullptr : io::compression_name(c);
 }
 
 KeySource::Impl::Impl(const std::string& p, KeyFormat f, const std::vector<std::string>& s)
