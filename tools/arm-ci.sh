@@ -195,7 +195,12 @@ aarch64-linux-gnu-readelf -h "$BUILD/hrw" | grep -q 'Machine:.*AArch64' \
 
 # ---- 4. test suite under qemu (-cpu neoverse-n1: NEON) ----------------------------------
 log "ctest under qemu-aarch64 -cpu neoverse-n1"
-ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j "$JOBS" --timeout 1200 \
+# The slowest test takes ~35 s under qemu. On one host (AMD Zen 5, Debian's qemu 7.2) three
+# tests spun in the emulator until a 1,200 s timeout, passing on every other host: a test
+# that hangs is stopped after 300 s and run once more, so a hang costs minutes, not CI's
+# whole time budget.
+ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j "$JOBS" --timeout 300 \
+  --repeat after-timeout:2 \
   || die "ctest under qemu (-cpu neoverse-n1)"
 
 # ---- 5. hrw verify under each emulated CPU ---------------------------------------------
