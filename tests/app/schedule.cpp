@@ -11,6 +11,7 @@
 #include "cli_runner.hpp"
 #include "hrw/csv.hpp"
 #include "hrw/plan.hpp"
+#include "plan/byte_rounds.hpp"
 #include "plan/unit_rounds.hpp"
 #include "plan_specs.hpp"
 #include "bulk_support.hpp"
@@ -140,6 +141,27 @@ TEST_CASE("unit rounds: ⌈Δ/K⌉ on random multigraphs, at most K per node per
       CHECK(++d[list[p].to] <= k);
     }
   }
+}
+
+TEST_CASE("byte rounds: a key larger than B takes the first round free for both its nodes", "[plan][schedule]") {
+  plan_detail::ByteRounds rounds(6, 10, std::nullopt);
+  CHECK(rounds.place(0, 1, 5) == 0);
+  CHECK(rounds.place(0, 1, 6) == 1);   // 11 > B in round 0
+  CHECK(rounds.place(2, 3, 50) == 0);  // nodes 2 and 3 do nothing in round 0
+  CHECK(rounds.place(0, 2, 50) == 2);  // node 0 sends in rounds 0 and 1
+  CHECK(rounds.place(1, 3, 50) == 2);  // node 1 receives in 0 and 1, node 3 is busy in 0
+  CHECK(rounds.place(4, 5, 50) == 0);
+  CHECK(rounds.place(4, 2, 1) == 1);   // round 0 is node 4's oversize key's alone
+  CHECK(rounds.place(3, 5, 3) == 1);
+  CHECK(rounds.rounds() == 3);
+  CHECK(rounds.oversize() == 4);
+  // Every key larger than B: each round holds disjoint pairs, the earliest that is free.
+  plan_detail::ByteRounds big(4, 1, std::nullopt);
+  CHECK(big.place(0, 1, 2) == 0);
+  CHECK(big.place(2, 3, 2) == 0);
+  CHECK(big.place(1, 2, 2) == 1);
+  CHECK(big.place(0, 3, 2) == 1);
+  CHECK(big.place(0, 1, 2) == 2);
 }
 
 TEST_CASE("rounds under per-node limits on random plans", "[plan][schedule]") {

@@ -17,6 +17,8 @@ bool ByteRounds::fits(const Side& s, std::uint64_t bytes) const {
 
 bool ByteRounds::full(const Side& s) const { return s.moves >= max_moves_ || s.bytes >= max_bytes_; }
 
+bool ByteRounds::idle(const Load& l) { return l.send.moves == 0 && l.receive.moves == 0; }
+
 std::uint64_t ByteRounds::open_round() {
   loads_.resize(loads_.size() + nodes_);
   return rounds_++;
@@ -24,12 +26,16 @@ std::uint64_t ByteRounds::open_round() {
 
 std::uint64_t ByteRounds::place(std::uint32_t from, std::uint32_t to, std::uint64_t bytes) {
   if (bytes > max_bytes_) {
-    // Its own round for both nodes: nothing else is sent or received by them in it.
+    // Alone for both nodes: the first round in which neither sends nor receives anything
+    // (every round before a node's first_* pointers is full, so the search starts there).
     ++oversize_;
-    const std::uint64_t r = open_round();
+    std::uint64_t r = std::max({first_send_[from], first_receive_[from], first_send_[to], first_receive_[to]});
+    while (r < rounds_ && !(idle(at(r, from)) && idle(at(r, to)))) ++r;
+    if (r == rounds_) open_round();
     for (std::uint32_t n : {from, to}) {
       Load& l = at(r, n);
       l.send = l.receive = {max_bytes_, max_moves_};
+      advance(n);
     }
     return r;
   }
@@ -40,9 +46,14 @@ std::uint64_t ByteRounds::place(std::uint32_t from, std::uint32_t to, std::uint6
   Side& d = at(r, to).receive;
   s.bytes += bytes, s.moves += 1;
   d.bytes += bytes, d.moves += 1;
-  while (first_send_[from] < rounds_ && full(at(first_send_[from], from).send)) ++first_send_[from];
-  while (first_receive_[to] < rounds_ && full(at(first_receive_[to], to).receive)) ++first_receive_[to];
+  advance(from);
+  advance(to);
   return r;
+}
+
+void ByteRounds::advance(std::uint32_t n) {
+  while (first_send_[n] < rounds_ && full(at(first_send_[n], n).send)) ++first_send_[n];
+  while (first_receive_[n] < rounds_ && full(at(first_receive_[n], n).receive)) ++first_receive_[n];
 }
 
 }  // namespace hrw::plan_detail

@@ -1,6 +1,6 @@
 // Rounds for moves with sizes under "at most B bytes (and K moves, when given) sent and
-// received per node per round": first fit in input order. A move larger than B gets a
-// round of its own for its two nodes. docs/plan.md gives the measured distance to the
+// received per node per round": first fit in input order. A move larger than B gets the
+// first round in which neither of its two nodes sends or receives anything, alone for them. docs/plan.md gives the measured distance to the
 // lower bound.
 #pragma once
 #include <cstddef>
@@ -28,6 +28,9 @@ class ByteRounds {
   Load& at(std::uint64_t round, std::uint32_t node) { return loads_[round * nodes_ + node]; }
   bool fits(const Side& s, std::uint64_t bytes) const;
   bool full(const Side& s) const;
+  static bool idle(const Load& l);
+  // Moves first_send_[n] / first_receive_[n] past the rounds now full for node n.
+  void advance(std::uint32_t n);
   std::uint64_t open_round();
 
   std::size_t nodes_;
