@@ -23,13 +23,15 @@ class PlaceStats {
   // and replica count, or InputError; checked sums.
   void add(const PlaceStats& part);
   // Counts set whole: what parse_place_stats_json rebuilds. owned and slots: one per node.
-  void set_counts(std::vector<LoadCounts> owned, std::vector<std::uint64_t> slots, LoadCounts read,
+  void set_counts(std::vector<LoadCounts> owned, std::vector<LoadCounts> slots, LoadCounts read,
                   std::uint64_t partial_keys, std::uint64_t overflow_keys);
 
   const ClusterView& view() const { return *view_; }
   std::uint32_t replicas() const { return replicas_; }
   const std::vector<LoadCounts>& owned() const { return owned_; }
-  const std::vector<std::uint64_t>& slots() const { return slots_; }
+  // R > 1, per node: the keys it holds a replica of at any rank, with their bytes and
+  // requests (its disk fill); owned() counts rank 1 only.
+  const std::vector<LoadCounts>& slots() const { return slots_; }
   const LoadCounts& read() const { return read_; }
   std::uint64_t partial_keys() const { return partial_keys_; }
   // Contract §9: keys placed on a node whose cut they do not clear (0 without cuts).
@@ -43,7 +45,7 @@ class PlaceStats {
   const ClusterView* view_;
   std::uint32_t replicas_;
   std::vector<LoadCounts> owned_;
-  std::vector<std::uint64_t> slots_;
+  std::vector<LoadCounts> slots_;
   LoadCounts read_;
   std::uint64_t partial_keys_ = 0;
   std::uint64_t overflow_keys_ = 0;

@@ -100,6 +100,9 @@ struct PlanSummary {
   // Contract §9: for each view with cuts, its overflow keys (placed on a node whose cut they
   // do not clear); nullopt for a view without cuts.
   std::optional<std::uint64_t> from_overflow, to_overflow;
+  // Contract §9, when a view has cuts: what the plan between the same views without cuts
+  // moves (keys whose owner, R = 1, or set, R > 1, changes), set beside `moved`.
+  std::optional<LoadCounts> plain_moved;
   bool has_bytes = false;
   bool has_requests = false;
   std::vector<NodeFlow> nodes;  // union of ids, memcmp order
@@ -116,6 +119,9 @@ struct PlanSummary {
   double moved_fraction() const {
     return read.keys ? static_cast<double>(moved.keys) / static_cast<double>(read.keys) : 0.0;
   }
+  double plain_moved_fraction() const {
+    return read.keys && plain_moved ? static_cast<double>(plain_moved->keys) / static_cast<double>(read.keys) : 0.0;
+  }
   // Contract §7, R > 1: each count next to the ideal made for its unit.
   double owner_changes_fraction() const {
     return read.keys ? static_cast<double>(owner_changes.keys) / static_cast<double>(read.keys) : 0.0;
@@ -129,6 +135,9 @@ struct PlanSummary {
   // counts moves fewer slots. When the replica counts differ (contract §8):
   // Σ_i max(0, slots_B(i) − slots_A(i)) / (R_B · keys), the slots B must gain.
   double slot_ideal_fraction() const;
+  // The bytes moves.csv copies: Σ over nodes of in.bytes, one key's bytes per row. R = 1:
+  // moved.bytes; R > 1 it differs from moved.bytes, the bytes of keys whose set changed.
+  std::uint64_t bytes_copied() const;
 };
 
 // ---- the whole command, so the CLI stays thin and tests can run it in-process ----

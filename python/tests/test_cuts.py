@@ -78,6 +78,12 @@ def test_plan_between_cut_views_is_the_same_for_the_copies_and_counts_overflow()
         assert moved.tolist() == want
         assert "from_overflow_keys" in summary and "to_overflow_keys" in summary
         assert "expected_fraction" not in summary
+        # Contract §9: the plan between the same views without cuts, beside this one.
+        plain, _ = hrw.plan(hrw.ClusterView.from_dict(plain_dict(version=3)),
+                            hrw.ClusterView.from_dict(plain_dict(version=4, nodes=11, shift=5)), KEYS, replicas=r)
+        assert "plain_moved" not in plain
+        assert summary["plain_moved"] == plain["moved"] != summary["moved"]
+        assert summary["plain_moved_fraction"] == plain["moved"] / len(KEYS)
     # Overflow counts, against select's per-key §9 audit: most nodes cut high.
     hot = cut_dict()
     for n in hot["nodes"][2:]:

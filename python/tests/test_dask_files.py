@@ -257,6 +257,7 @@ def test_views_with_a_rule_and_cuts_by_files(client, data, tmp_path):
     summary = hrw.dask.plan_files(files, views["ra"], views["rb"], out=str(tmp_path / "plan"), blocksize=800)
     assert summary == json.loads((tmp_path / "cli" / "summary.json").read_bytes())
     assert "to_overflow_keys" in summary and summary["from_replicas"] == 2 and summary["replicas"] == 3
+    assert "plain_moved" in summary  # contract §9, summed over the parts as the CLI counts it
     assert joined(parts_of(tmp_path / "plan", "moves-")) == (tmp_path / "cli" / "moves.csv").read_bytes()
     run_cli("place", "--cluster", tmp / "rb.json", "--keys", tmp / "all.csv", "--out", tmp_path / "p.csv",
             "--stats", tmp_path / "p.json", "--quiet")

@@ -2,16 +2,19 @@
 // owner ideal, replica-slot moves with the slot ideal, changed sets without an ideal.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
 #include "hrw/csv.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/reference.hpp"
+#include "hrw/view_json.hpp"
 #include "plan_specs.hpp"
 #include "bulk_support.hpp"
 
@@ -149,4 +152,70 @@ TEST_CASE("hrw plan R > 1: stderr and the SVG name each count with its own ideal
                           Contains("keys whose replica set changed 0"));
   CHECK_THAT(res.err, !Contains(" moved ("));
   CHECK_THAT(test::read_file(dir.file("p.svg")), Contains("owner changes") && Contains("slot moves"));
+}
+
+TEST_CASE("R > 1 bytes: copied, of changed sets, and each node's fill, in the plan and place --stats",
+          "[plan][replicas]") {
+  test::TempDir dir;
+  // Three zones of four nodes, R = 3 across zones. B loses n03 (z0) and n13 (z1): a key
+  // that held both is copied twice, so bytes copied and bytes of changed sets differ.
+  ClusterSpec sa;
+  sa.version = 1;
+  for (int z = 0; z < 3; ++z)
+    for (int n = 0; n < 4; ++n)
+      sa.nodes.push_back({"n" + std::to_string(z) + std::to_string(n), std::nullopt, {{"zone", "z" + std::to_string(z)}}});
+  ClusterSpec sb = sa;
+  sb.version = 2;
+  sb.nodes.erase(sb.nodes.begin() + 7);
+  sb.nodes.erase(sb.nodes.begin() + 3);
+  const ClusterView a(sa), b(sb);
+  const std::string a_json = dir.write("a.json", view_json(sa)), b_json = dir.write("b.json", view_json(sb));
+  std::string text = "key,bytes\n";
+  std::vector<std::pair<std::string, std::uint64_t>> keys;
+  for (int i = 0; i < 3000; ++i) keys.emplace_back("k" + std::to_string(i), 1 + (i * 7919) % 5000);
+  for (auto& [k, bytes] : keys) text += k + "," + std::to_string(bytes) + "\n";
+  const std::string input = dir.write("k.csv", text);
+
+  std::uint64_t copied = 0, set_changed = 0, total = 0;
+  std::map<std::string, std::uint64_t> fill_before, fill_after;
+  for (auto& [k, bytes] : keys) {
+    const auto ha = holders(a, k, 3, "zone"), hb = holders(b, k, 3, "zone");
+    const std::set<std::string> x(ha.begin(), ha.end()), y(hb.begin(), hb.end());
+    total += bytes;
+    if (x != y) set_changed += bytes;
+    for (auto& id : y) copied += x.count(id) ? 0 : bytes;
+    for (auto& id : x) fill_before[id] += bytes;
+    for (auto& id : y) fill_after[id] += bytes;
+  }
+  REQUIRE(copied != set_changed);  // else the two fields could be swapped unseen
+
+  const auto res = test::run_hrw({"plan", "--from", a_json, "--to", b_json, "--keys", input, "--replicas", "3",
+                                  "--distinct", "zone", "--out", dir.file("p")});
+  REQUIRE(res.exit_code == 0);
+  const auto s = nlohmann::json::parse(test::read_file(dir.file("p/summary.json")));
+  CHECK(s["bytes"] == total);
+  CHECK(s["bytes_moved"] == set_changed);
+  CHECK(s["bytes_set_changed"] == set_changed);
+  CHECK(s["bytes_copied"] == copied);
+  std::uint64_t rows_bytes = 0;  // moves.csv itself: one key's bytes per copy row
+  const auto rows = test::parse_csv_file(dir.file("p/moves.csv"));
+  const auto bytes_col = std::find(rows[0].begin(), rows[0].end(), "bytes") - rows[0].begin();
+  REQUIRE(bytes_col < static_cast<std::ptrdiff_t>(rows[0].size()));
+  for (std::size_t r = 1; r < rows.size(); ++r) rows_bytes += std::stoull(rows[r][bytes_col]);
+  CHECK(rows_bytes == copied);
+  for (const auto& node : s["nodes"]) {
+    const std::string id = node["id"];
+    CHECK(node["bytes_before"] == fill_before[id]);
+    CHECK(node["bytes_after"] == fill_after[id]);
+  }
+  CHECK_THAT(res.err, Catch::Contains(fmt::format("bytes copied {} (keys whose replica set changed: {} bytes)",
+                                                  copied, set_changed)));
+
+  // place --stats: each node's replica bytes, its disk fill in B.
+  const auto placed = test::run_hrw({"place", "--cluster", b_json, "--keys", input, "--replicas", "3",
+                                     "--distinct", "zone", "--out", dir.file("b.csv"), "--stats", dir.file("b.json.stats")});
+  REQUIRE(placed.exit_code == 0);
+  const auto stats = nlohmann::json::parse(test::read_file(dir.file("b.json.stats")));
+  for (const auto& node : stats["nodes"]) CHECK(node["replica_bytes"] == fill_after[node["id"].get<std::string>()]);
+  CHECK_THAT(placed.err, Catch::Contains("replica bytes"));
 }

@@ -129,11 +129,15 @@ TEST_CASE("cuts: place, R = 1 and R = 3 distinct zone, writes the §9 reference'
 }
 
 TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes; summary and stderr give each view's "
-          "overflow keys and no expected fraction", "[cuts][cli][plan]") {
+          "overflow keys, the plan without cuts beside it, and no expected fraction", "[cuts][cli][plan]") {
   test::TempDir dir;
   const ClusterSpec a_spec = cut_view(5, 3);
   ClusterSpec b_spec = cut_view(6, 4, 13);  // a node added, other cuts
   const ClusterView a(a_spec), b(b_spec);
+  ClusterSpec uncut_a = a_spec, uncut_b = b_spec;
+  for (auto& n : uncut_a.nodes) n.cut = 0;
+  for (auto& n : uncut_b.nodes) n.cut = 0;
+  const ClusterView plain_a(uncut_a), plain_b(uncut_b);
   const std::string fa = dir.write("a.json", view_json(a_spec)), fb = dir.write("b.json", view_json(b_spec));
   const auto keys = test_keys(4000);
   const std::string input = dir.write("k.txt", lines_of(keys));
@@ -150,6 +154,15 @@ TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes; summary an
       moved += std::set<std::string>(wa[i].begin(), wa[i].end()) != std::set<std::string>(wb[i].begin(), wb[i].end());
     const auto s = nlohmann::json::parse(test::read_file(out + "/summary.json"));
     CHECK(s["moved"] == moved);
+    // Contract §9: the plan between the same views without cuts, from the reference.
+    const auto pa = reference_ids(plain_a, keys, r), pb = reference_ids(plain_b, keys, r);
+    std::uint64_t plain_moved = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      plain_moved += std::set<std::string>(pa[i].begin(), pa[i].end()) != std::set<std::string>(pb[i].begin(), pb[i].end());
+    REQUIRE(plain_moved != moved);  // else the two counts could be swapped unseen
+    CHECK(s["plain_moved"] == plain_moved);
+    CHECK(s["plain_moved_fraction"].get<double>() == Approx(static_cast<double>(plain_moved) / keys.size()));
+    CHECK_THAT(res.err, Catch::Matchers::Contains(fmt::format("; without cuts {} (", plain_moved)));
     const std::uint64_t oa = reference_overflow(a, keys, r), ob = reference_overflow(b, keys, r);
     CHECK(s["from_overflow_keys"] == oa);
     CHECK(s["to_overflow_keys"] == ob);
@@ -157,15 +170,14 @@ TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes; summary an
     CHECK_THAT(res.err, Catch::Matchers::Contains(fmt::format("; overflow keys: v5 {}, v6 {}", oa, ob)));
   }
   // Without cuts the fields are absent and the expected fraction is given.
-  ClusterSpec plain_a = a_spec, plain_b = b_spec;
-  for (auto& n : plain_a.nodes) n.cut = 0;
-  for (auto& n : plain_b.nodes) n.cut = 0;
-  const auto res = run_hrw({"plan", "--from", dir.write("pa.json", view_json(plain_a)), "--to",
-                            dir.write("pb.json", view_json(plain_b)), "--keys", input, "--out", dir.file("plain")});
+  const auto res = run_hrw({"plan", "--from", dir.write("pa.json", view_json(uncut_a)), "--to",
+                            dir.write("pb.json", view_json(uncut_b)), "--keys", input, "--out", dir.file("plain")});
   REQUIRE(res.exit_code == 0);
   const auto s = nlohmann::json::parse(test::read_file(dir.file("plain/summary.json")));
   CHECK(!s.contains("from_overflow_keys"));
   CHECK(!s.contains("to_overflow_keys"));
+  CHECK(!s.contains("plain_moved"));
+  CHECK_THAT(res.err, !Catch::Matchers::Contains("without cuts"));
   CHECK(s.contains("expected_fraction"));
   CHECK_THAT(res.err, !Catch::Matchers::Contains("overflow"));
 }

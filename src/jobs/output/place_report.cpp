@@ -27,7 +27,11 @@ std::string place_stats_json(const PlaceStats& s, bool with_bytes, bool with_req
     row["keys"] = s.owned()[n].keys;
     if (with_bytes) row["bytes"] = s.owned()[n].bytes;
     if (with_requests) row["requests"] = s.owned()[n].requests;
-    if (s.replicas() > 1) row["replica_slots"] = s.slots()[n];
+    if (s.replicas() > 1) {
+      row["replica_slots"] = s.slots()[n].keys;
+      if (with_bytes) row["replica_bytes"] = s.slots()[n].bytes;  // the node's disk fill
+      if (with_requests) row["replica_requests"] = s.slots()[n].requests;
+    }
     row["share"] = s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
     row["target_share"] = s.view().share(n);
     row["share_ratio"] = s.share_ratio(n);
@@ -54,12 +58,12 @@ PlaceStats parse_place_stats_json(const ClusterView& view, std::string_view text
   if (nodes.size() != view.size())
     throw InputError(fmt::format("placement stats: {} nodes, the view has {}", nodes.size(), view.size()));
   std::vector<LoadCounts> owned(view.size());
-  std::vector<std::uint64_t> slots(view.size());
+  std::vector<LoadCounts> slots(view.size());
   for (std::uint32_t n = 0; n < view.size(); ++n) {
     const json& row = nodes[n];
     if (!row.is_object()) throw InputError("placement stats: every node must be an object");
     owned[n] = {count(row, "keys"), count(row, "bytes"), count(row, "requests")};
-    slots[n] = count(row, "replica_slots");
+    slots[n] = {count(row, "replica_slots"), count(row, "replica_bytes"), count(row, "replica_requests")};
   }
   PlaceStats stats(view, static_cast<std::uint32_t>(replicas));
   stats.set_counts(std::move(owned), std::move(slots), {count(in, "keys"), count(in, "bytes"), count(in, "requests")},
@@ -74,20 +78,22 @@ std::string place_stats_table(const PlaceStats& s, bool with_bytes, bool with_re
   if (with_bytes) out += fmt::format("  {:>14}", "bytes");
   if (with_requests) out += fmt::format("  {:>14}", "requests");
   if (s.replicas() > 1) out += fmt::format("  {:>12}", "replicas");
+  if (s.replicas() > 1 && with_bytes) out += fmt::format("  {:>14}", "replica bytes");
   out += fmt::format("  {:>8}  {:>8}  {:>6}\n", "share", "target", "ratio");
-  auto line = [&](std::string_view id, const LoadCounts& c, std::uint64_t slots, double share,
+  auto line = [&](std::string_view id, const LoadCounts& c, const LoadCounts& slots, double share,
                   double target) {
     out += fmt::format("{:<{}}  {:>12}", one_line(id), width, c.keys);  // control bytes as \xHH
     if (with_bytes) out += fmt::format("  {:>14}", c.bytes);
     if (with_requests) out += fmt::format("  {:>14}", c.requests);
-    if (s.replicas() > 1) out += fmt::format("  {:>12}", slots);
+    if (s.replicas() > 1) out += fmt::format("  {:>12}", slots.keys);
+    if (s.replicas() > 1 && with_bytes) out += fmt::format("  {:>14}", slots.bytes);
     out += fmt::format("  {:>7.3f}%  {:>7.3f}%  {:>6.3f}\n", share * 100, target * 100,
                        target > 0 ? share / target : 0.0);
   };
   auto share_of = [&](std::uint32_t n) {
     return s.read().keys ? static_cast<double>(s.owned()[n].keys) / static_cast<double>(s.read().keys) : 0.0;
   };
-  std::uint64_t total_slots = 0;
+  LoadCounts total_slots;
   for (std::uint32_t n = 0; n < s.view().size(); ++n) total_slots += s.slots()[n];
   // A row per node up to kMaxNodeRows; beyond, the most and least loaded (by share ratio)
   // and the ratios' distribution: 10,000 rows on stderr are read by nobody.

@@ -137,7 +137,18 @@ std::string summary_json(const PlanSummary& s) {
   // Contract §9: each view with cuts gives its overflow keys.
   if (s.from_overflow) out["from_overflow_keys"] = *s.from_overflow;
   if (s.to_overflow) out["to_overflow_keys"] = *s.to_overflow;
-  if (s.has_bytes) out["bytes"] = s.read.bytes, out["bytes_moved"] = s.moved.bytes;
+  if (s.plain_moved) {  // contract §9: the plan without cuts, in the unit of `moved`
+    out["plain_moved"] = s.plain_moved->keys;
+    out["plain_moved_fraction"] = s.plain_moved_fraction();
+    if (s.has_bytes) out["plain_bytes_moved"] = s.plain_moved->bytes;
+    if (s.has_requests) out["plain_requests_moved"] = s.plain_moved->requests;
+  }
+  if (s.has_bytes) {
+    out["bytes"] = s.read.bytes;
+    out["bytes_moved"] = s.moved.bytes;
+    if (!s.single()) out["bytes_set_changed"] = s.moved.bytes;
+    out["bytes_copied"] = s.bytes_copied();
+  }
   if (s.has_requests) out["requests"] = s.read.requests, out["requests_moved"] = s.moved.requests;
   out["rows"] = s.rows;
   if (!s.schedule) out["batch_size"] = s.batch_size;
@@ -166,12 +177,16 @@ std::string summary_json(const PlanSummary& s) {
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
-// Contract §9: "; overflow keys: v1 3, v2 0" for the views with cuts, "" when neither has.
+// Contract §9: "; overflow keys: v1 3, v2 0" for the views with cuts, then what the plan
+// without cuts moves ("; without cuts 812 (8.12%)"); "" when neither view has cuts.
 std::string overflow_text(const PlanSummary& s) {
   std::string out;
   if (s.from_overflow) out += fmt::format("{} {}", from_name(s), *s.from_overflow);
   if (s.to_overflow) out += fmt::format("{}v{} {}", out.empty() ? "" : ", ", s.to_version, *s.to_overflow);
-  return out.empty() ? out : "; overflow keys: " + out;
+  if (!out.empty()) out.insert(0, "; overflow keys: ");
+  if (s.plain_moved)
+    out += fmt::format("; without cuts {} ({})", s.plain_moved->keys, percent(s.plain_moved_fraction()));
+  return out;
 }
 
 // R > 1 (contract §7): owner changes vs the owner ideal, slot moves vs the slot ideal,
@@ -217,6 +232,16 @@ std::string summary_text(const PlanSummary& s) {
   };
   top("inflows", [](const NodeFlow& f) { return f.in.keys; });
   top("outflows", [](const NodeFlow& f) { return f.out.keys; });
+  if (s.has_bytes) {
+    // What the disks see: the bytes of every copy, and each node's fill (its replicas'
+    // bytes) after the plan, the fullest first.
+    out += s.single() ? fmt::format("  bytes copied {} of {}\n", s.bytes_copied(), s.read.bytes)
+                      : fmt::format("  bytes copied {} (keys whose replica set changed: {} bytes) of {} "
+                                    "bytes of keys\n",
+                                    s.bytes_copied(), s.moved.bytes, s.read.bytes);
+    unit = "bytes held";
+    top("nodes after the plan", [](const NodeFlow& f) { return f.after.bytes; });
+  }
   if (s.schedule) return out + schedule_text(s);
   out += fmt::format("  {} move row(s) in {} batch(es) of at most {}\n", s.rows, s.batches,
                      s.batch_size);

@@ -29,7 +29,7 @@ void PlaceStats::add(const KeyChunk& chunk, const Placement& placement) {
       if (n == kNoNode)
         partial = true;
       else
-        ++slots_[n];
+        slots_[n].add(chunk, i);
     }
     partial_keys_ += partial;
   }
@@ -44,11 +44,11 @@ void PlaceStats::add(const PlaceStats& part) {
   add_checked(overflow_keys_, part.overflow_keys_, "overflow keys");
   for (std::size_t n = 0; n < owned_.size(); ++n) {
     owned_[n] += part.owned_[n];
-    add_checked(slots_[n], part.slots_[n], "replica slots");
+    slots_[n] += part.slots_[n];
   }
 }
 
-void PlaceStats::set_counts(std::vector<LoadCounts> owned, std::vector<std::uint64_t> slots, LoadCounts read,
+void PlaceStats::set_counts(std::vector<LoadCounts> owned, std::vector<LoadCounts> slots, LoadCounts read,
                             std::uint64_t partial_keys, std::uint64_t overflow_keys) {
   if (owned.size() != owned_.size() || slots.size() != slots_.size())
     throw InputError(fmt::format("placement part: counts for {} nodes, the view has {}", owned.size(),

@@ -142,6 +142,7 @@ PlanSummary plan_current(const ClusterView& to, CurrentPlacement& current, Place
   }();
   const BatchPlacer placer(request);
   PlanBuilder plan(current.view(), to, now_place, place, batch_size);
+  plan.without_plain_plan();  // "from" is where keys are, not a view that has cuts to drop
   MoveSink* sink = make_sink(plan);
   current.rewind();
   KeyChunk chunk;

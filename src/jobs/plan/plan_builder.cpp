@@ -12,6 +12,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/plan.hpp"
+#include "hrw/view_json.hpp"
 #include "plan/plan_builder.hpp"
 
 namespace hrw {
@@ -42,7 +43,24 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
   return std::find(set.begin(), set.end(), node) != set.end();
 }
 
+ClusterView without_cuts(const ClusterView& view) {
+  ClusterSpec spec = spec_of(view);
+  for (NodeSpec& n : spec.nodes) n.cut = 0;
+  return ClusterView(std::move(spec));
+}
+
 }  // namespace
+
+// Contract §9, "what is reported": a plan between views with cuts is set beside the plan
+// between the same views without them. Same nodes in the same index order as the views.
+struct PlanBuilder::PlainViews {
+  PlainViews(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
+             const PlaceOptions& to_place)
+      : a(without_cuts(from)), b(without_cuts(to)),
+        placer(validate_request(a, from_place), validate_request(b, to_place)) {}
+  ClusterView a, b;
+  PairPlacer placer;
+};
 
 // Contract v4 §7: the slots B holds beyond A's, node by node, over R_B · keys. No assignment
 // with B's per-node slot counts creates fewer copies. When both views hold as many slots
@@ -54,6 +72,12 @@ double PlanSummary::slot_ideal_fraction() const {
   std::uint64_t gains = 0;
   for (const NodeFlow& f : nodes) gains += f.after.keys > f.before.keys ? f.after.keys - f.before.keys : 0;
   return static_cast<double>(gains) / slots;
+}
+
+std::uint64_t PlanSummary::bytes_copied() const {
+  std::uint64_t total = 0;
+  for (const NodeFlow& f : nodes) add_checked(total, f.in.bytes, "bytes copied");
+  return total;
 }
 
 double ideal_fraction(const ClusterView& a, const ClusterView& b) {
@@ -107,6 +131,30 @@ PlanBuilder::PlanBuilder(const ClusterView& from, const ClusterView& to, const P
       ids_(union_ids(from, to)), from_union_(to_union(from, ids_)), to_union_(to_union(to, ids_)),
       flows_(ids_.size()) {
   for (std::size_t u = 0; u < ids_.size(); ++u) flows_[u].id = ids_[u];
+  if (from.has_cuts() || to.has_cuts()) plain_ = std::make_unique<const PlainViews>(from, to, from_place, to_place);
+}
+
+PlanBuilder::~PlanBuilder() = default;
+
+void PlanBuilder::without_plain_plan() { plain_.reset(); }
+
+LoadCounts PlanBuilder::plain_moved(const KeyChunk& chunk) const {
+  Placement a, b;
+  plain_->placer.place(chunk.keys, a, b);
+  LoadCounts moved;
+  std::vector<std::uint32_t> set_a, set_b;
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    set_a.clear();
+    set_b.clear();
+    for (std::uint32_t r = 0; r < from_replicas_; ++r)
+      if (const std::uint32_t n = a.node(i, r); n != kNoNode) set_a.push_back(from_union_[n]);
+    for (std::uint32_t r = 0; r < replicas_; ++r)
+      if (const std::uint32_t n = b.node(i, r); n != kNoNode) set_b.push_back(to_union_[n]);
+    std::sort(set_a.begin(), set_a.end());
+    std::sort(set_b.begin(), set_b.end());
+    if (set_a != set_b) moved.add(chunk, i);
+  }
+  return moved;
 }
 
 bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
@@ -114,11 +162,16 @@ bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
 }
 
 void PlanBuilder::digest(const ChunkWork& work, PlanChunk& state, const MoveCsv* rows) const {
+  if (plain_) state.plain_moved = plain_moved(work.chunk), state.plain_counted = true;
   if (keys_only(work.chunk)) count_keys(work.chunk, work.placements[0], work.placements[1], state, rows);
 }
 
 void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) {
-  if (!keys_only(work.chunk)) return add(work.chunk, work.placements[0], work.placements[1], moves);
+  if (plain_) {
+    plain_moved_ += state.plain_counted ? state.plain_moved : plain_moved(work.chunk);
+    state.plain_counted = false;
+  }
+  if (!keys_only(work.chunk)) return account(work.chunk, work.placements[0], work.placements[1], moves);
   count_overflow(work.placements[0], work.placements[1]);
   if (state.counts.empty())  // not digested
     count_keys(work.chunk, work.placements[0], work.placements[1], state);
@@ -128,6 +181,12 @@ void PlanBuilder::add(const ChunkWork& work, PlanChunk& state, MoveSink* moves) 
 
 void PlanBuilder::add(const KeyChunk& chunk, const Placement& from, const Placement& to,
                       MoveSink* moves) {
+  if (plain_) plain_moved_ += plain_moved(chunk);
+  account(chunk, from, to, moves);
+}
+
+void PlanBuilder::account(const KeyChunk& chunk, const Placement& from, const Placement& to,
+                          MoveSink* moves) {
   count_overflow(from, to);
   if (keys_only(chunk)) {
     PlanChunk state;
@@ -344,6 +403,7 @@ PlanSummary PlanBuilder::finish(std::uint64_t keys_read, bool has_bytes, bool ha
   if (s.single()) s.expected_fraction = expected_fraction(*from_, *to_);
   if (from_->has_cuts()) s.from_overflow = overflow_[0];
   if (to_->has_cuts()) s.to_overflow = overflow_[1];
+  if (plain_) s.plain_moved = plain_moved_;
   s.has_bytes = has_bytes;
   s.has_requests = has_requests;
   s.nodes = flows_;

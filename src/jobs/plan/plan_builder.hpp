@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,9 @@ struct PlanChunk {
   // after another; row m ends at row_ends[m]. Empty when the chunk was digested without.
   std::string rows;
   std::vector<std::uint32_t> row_ends;
+  // Views with cuts (contract §9): the keys the plan without cuts moves, counted by digest.
+  LoadCounts plain_moved;
+  bool plain_counted = false;
 };
 
 // Accumulates a plan chunk by chunk and hands its moves to a MoveSink.
@@ -82,10 +86,12 @@ class PlanBuilder {
   // Each view's request (the same one, or two rules when the plan migrates the rule).
   PlanBuilder(const ClusterView& from, const ClusterView& to, const PlaceOptions& from_place,
               const PlaceOptions& to_place, std::uint64_t batch_size);
+  ~PlanBuilder();
 
   // ChunkHandlers::digest (thread-safe): for R = 1 without bytes/requests, counts the
   // chunk (placements[0] = from, [1] = to) into `state`, on the thread that placed it,
-  // so that add() only folds the counts in.
+  // so that add() only folds the counts in; when a view has cuts, also places the chunk
+  // in both views without cuts and counts what that plain plan moves (contract §9).
   // With `rows` (MoveSink::row_format), also renders the moved keys' rows.
   void digest(const ChunkWork& work, PlanChunk& state, const MoveCsv* rows = nullptr) const;
   // ChunkHandlers::consume, in input order: accounts for the chunk (digested or not) and
@@ -99,11 +105,20 @@ class PlanBuilder {
   // std::logic_error (an internal error) when not.
   PlanSummary finish(std::uint64_t keys_read, bool has_bytes, bool has_requests) const;
 
+  // No plan without cuts beside this one (a plan from a placement file: its "from" is
+  // where the keys are).
+  void without_plain_plan();
+
   // Union of both views' ids, memcmp order: what MoveSink's node indices refer to.
   const std::vector<std::string>& ids() const { return ids_; }
 
  private:
+  struct PlainViews;  // both views without cuts, placed together (plan_builder.cpp)
+
   bool keys_only(const KeyChunk& chunk) const;
+  void account(const KeyChunk& chunk, const Placement& from, const Placement& to, MoveSink* moves);
+  // Contract §9: the keys (loads) whose owner (R = 1) or set changes without cuts.
+  LoadCounts plain_moved(const KeyChunk& chunk) const;
   void count_overflow(const Placement& from, const Placement& to);
   void count_keys(const KeyChunk& chunk, const Placement& from, const Placement& to,
                   PlanChunk& state, const MoveCsv* rows = nullptr) const;
@@ -125,6 +140,8 @@ class PlanBuilder {
   std::uint64_t rows_ = 0;
   std::uint64_t overflow_[2] = {0, 0};  // contract §9: overflow keys in from, to
   std::vector<std::uint32_t> set_a_, set_b_;  // scratch for R > 1
+  std::unique_ptr<const PlainViews> plain_;   // when a view has cuts
+  LoadCounts plain_moved_;
 };
 
 // Plans keys held in memory chunk by chunk, each chunk placed in both views at once on

@@ -275,6 +275,7 @@ PlanSummary parse_summary_json(std::string_view text) {
     s.expected_fraction = in["expected_fraction"].get<double>();
   if (in.contains("from_overflow_keys")) s.from_overflow = count(in, "from_overflow_keys");
   if (in.contains("to_overflow_keys")) s.to_overflow = count(in, "to_overflow_keys");
+  if (in.contains("plain_moved")) s.plain_moved = counts(in, "plain_moved", "plain_bytes_moved", "plain_requests_moved", s);
   for (const json& row : in["nodes"]) {
     if (!row.is_object() || !row.contains("id") || !row["id"].is_string())
       throw InputError("plan summary: every node needs a string \"id\"");
@@ -339,6 +340,9 @@ PlanSummary merge_summaries(const ClusterView& from, const ClusterView& to, cons
         refuse("counts overflow keys (contract section 9) for other views than the plan's");
       if (total.from_overflow) add_checked(*total.from_overflow, *part.from_overflow, "from_overflow_keys");
       if (total.to_overflow) add_checked(*total.to_overflow, *part.to_overflow, "to_overflow_keys");
+      if (total.plain_moved.has_value() != part.plain_moved.has_value())
+        refuse("counts the plan without cuts (contract section 9) for other views than the plan's");
+      if (total.plain_moved) *total.plain_moved += *part.plain_moved;
       for (std::size_t u = 0; u < total.nodes.size(); ++u) {
         NodeFlow& f = total.nodes[u];
         const NodeFlow& g = part.nodes[u];
