@@ -62,12 +62,3 @@ class PlacementReader {
 };
 
 }  // namespace hrw::io
-
-namespace hrw::io {
-
-// DIR/transitions.csv of `hrw plan --transitions` (docs/plan.md, "Transitions"): each key's
-// round, the largest batch among its rows (a key's switch and retires come in the batch of
-// its last copy). InputError naming the file and line for anything but that format.
-std::unordered_map<std::string, std::uint64_t> read_transition_rounds(const std::string& path);
-
-}  // namespace hrw::io

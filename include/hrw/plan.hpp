@@ -275,7 +275,7 @@ namespace hrw {
 struct ProgressCheckJob {
   PlacementInput current;
   PlaceOptions place;            // replicas: the file's
-  std::string plan_dir;          // a plan folder: from.json, to.json, transitions.csv
+  std::string plan_dir;          // a plan folder: to.json, from.json or summary.json's from_placement, moves.csv or transitions.csv
   std::optional<std::uint64_t> through_round;  // rounds 1..N executed (0: none; nullopt: every round)
   std::string misplaced;         // empty: none; else key,expected,actual rows
   std::string temp_dir;          // for the duplicate-key check's temporary files
@@ -286,6 +286,7 @@ struct ProgressCheck {
   std::string placement;         // CURRENT's name
   std::string plan_dir;
   std::int64_t from_version = 0, to_version = 0;
+  std::string from_placement;  // a plan from a placement file: its name (from_version unused)
   std::uint32_t replicas = 1;
   std::uint64_t through_round = 0;
   std::uint64_t keys = 0;        // keys of CURRENT
@@ -294,8 +295,9 @@ struct ProgressCheck {
 };
 
 // The expected placement after rounds 1..N of the plan in plan_dir: B's (to.json) for the
-// keys whose round (transitions.csv) is at most N, A's (from.json) for the others; each
-// key of CURRENT compared with it as a set of holders. Writes `misplaced` all or nothing.
+// keys whose round (transitions.csv, else moves.csv) is at most N, A's (from.json, or for a
+// plan from a placement file the plan's rows) for the others; each key of CURRENT compared
+// with it as a set of holders. Writes `misplaced` all or nothing.
 ProgressCheck check_plan_progress(const ProgressCheckJob& job);
 
 // A staged plan's folder holds steps/NN/ (docs/plan.md, "Staged plans"); each step is a

@@ -177,6 +177,54 @@ TEST_CASE("check --plan --through-round after executing rounds 1..r; perturbed k
         verify.insert(verify.end(), opts.begin(), opts.end());
         if (r > 1) verify.push_back("--partial");
         CHECK(test::run_hrw(verify).exit_code == 0);
+
+        // The undo is a plan from a placement file (no from.json): check --plan takes A's
+        // holders from its rows. Before any round: the placement it was made from; after
+        // every round: the rolled-back one; a perturbed key is found either way.
+        const std::uint64_t undo_rounds = nlohmann::json::parse(test::read_file(undo + "/summary.json"))["batches"];
+        for (const auto& [through_undo, file] : {std::pair{std::uint64_t{0}, current}, std::pair{undo_rounds, rolled_file}}) {
+          std::vector<std::string> check_undo = {"check", "--plan", undo, "--through-round", std::to_string(through_undo),
+                                                 "--placement", file, "--format", "json"};
+          check_undo.insert(check_undo.end(), opts.begin(), opts.end());
+          if (r > 1) check_undo.push_back("--partial");
+          res = test::run_hrw(check_undo);
+          INFO(res.err);
+          CHECK(res.exit_code == 0);
+          if (res.exit_code == 0) CHECK(nlohmann::json::parse(res.out)["from_placement"] == current);
+        }
+        {
+          Holders moved_one = rolled;
+          const std::string& k = keys[rng() % keys.size()];
+          moved_one[k][0] = "elsewhere";
+          std::vector<std::string> check_undo = {"check", "--plan", undo, "--through-round", std::to_string(undo_rounds),
+                                                 "--placement", dir.write("off.csv", placement_csv(keys, moved_one, r)),
+                                                 "--misplaced", dir.file("mis.csv")};
+          check_undo.insert(check_undo.end(), opts.begin(), opts.end());
+          if (r > 1) check_undo.push_back("--partial");
+          CHECK(test::run_hrw(check_undo).exit_code == 3);
+          const auto mis = test::parse_csv_file(dir.file("mis.csv"));
+          REQUIRE(mis.size() == 2);
+          CHECK(mis[1][0] == k);
+        }
+        if (r == 1) {
+          // R = 1 needs no transitions.csv: moves.csv's rows give each key's round and the
+          // node it leaves. Rounds 1..k of the undo executed by hand from moves.csv.
+          const std::string plain_undo = undo + "-moves";
+          std::vector<std::string> args2 = {"plan", "--from-placement", current, "--to", plan + "/from.json",
+                                            "--out", plain_undo, "--quiet", "--max-moves-per-node", "2"};
+          REQUIRE(test::run_hrw(args2).exit_code == 0);
+          const auto moves = test::parse_csv_file(plain_undo + "/moves.csv");
+          const std::uint64_t last = rounds_of(plain_undo);
+          for (const std::uint64_t k : {std::uint64_t{0}, last / 2, last}) {
+            Holders partly = now;
+            for (std::size_t m = 1; m < moves.size(); ++m)
+              if (std::stoull(moves[m][0]) <= k) partly[moves[m][1]] = {moves[m][3]};
+            res = test::run_hrw({"check", "--plan", plain_undo, "--through-round", std::to_string(k), "--placement",
+                                 dir.write("partly.csv", placement_csv(keys, partly, 1))});
+            INFO(res.err);
+            CHECK(res.exit_code == 0);
+          }
+        }
       }
       ++n;
     }
@@ -231,9 +279,12 @@ TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][pr
   const std::string keys = dir.write("k.txt", "a\nb\nc\nd\ne\n");
   REQUIRE(test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", keys, "--out", dir.file("p"), "--quiet"}).exit_code == 0);
   const std::string current = dir.write("c.csv", "key,owner\na,node-0\n");
-  auto res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "1", "--placement", current});
+  // Without transitions.csv each key's round comes from moves.csv; a round past its last
+  // is refused naming that file.
+  auto res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", "99", "--placement", current});
   CHECK(res.exit_code == 2);
-  CHECK(res.err == "hrw: " + dir.file("p") + ": no transitions.csv: make the plan with transitions to check it by round\n");
+  CHECK_THAT(res.err, Catch::StartsWith("hrw: " + dir.file("p") + ": through round 99: the plan's last round is "));
+  CHECK_THAT(res.err, Catch::EndsWith(" (moves.csv)\n"));
   res = test::run_hrw({"check", "--plan", dir.file("p"), "--placement", current});
   CHECK(res.exit_code == 2);
   CHECK(res.err == "hrw: --plan: give --through-round N (or --through-step S for a staged plan)\n");
@@ -266,6 +317,82 @@ TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][pr
   }
   CHECK(test::read_file(dir.file("t/from.json")) == from_json);
   CHECK_FALSE(std::filesystem::exists(dir.file("t/new.csv")));
+
+  // A plan from a placement file with R > 1 needs transitions.csv: only it lists the
+  // replicas a key loses.
+  const std::string current3 = dir.write("c3.csv", "key,replica_1,replica_2\na,node-0,node-1\nb,node-1,node-2\n");
+  REQUIRE(test::run_hrw({"plan", "--from-placement", current3, "--to", fb, "--out", dir.file("fp"), "--quiet"}).exit_code == 0);
+  res = test::run_hrw({"check", "--plan", dir.file("fp"), "--through-round", "0", "--placement", current3});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + dir.file("fp") + ": a plan from a placement file with R > 1 is checked from its "
+                   "transitions.csv (only it lists the replicas a key loses): make the plan with --transitions\n");
+  // A folder that names neither view A nor a placement file is not a plan folder.
+  std::filesystem::remove(dir.file("t/from.json"));
+  res = test::run_hrw({"check", "--plan", dir.file("t"), "--through-round", "1", "--placement", current});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + dir.file("t") + ": no from.json, and summary.json names no placement file: not a plan "
+                   "folder of two views or of a placement file\n");
+}
+
+TEST_CASE("check --plan without transitions.csv: rounds from moves.csv, R = 3; a key that only loses "
+          "replicas is refused, naming it", "[plan][progress]") {
+  test::TempDir dir;
+  // Three zones of two nodes, R = 3 across zones; B adds n31 to z1 (keys gain it by a copy).
+  ClusterSpec sa;
+  sa.version = 1;
+  for (int z = 0; z < 3; ++z)
+    for (int n = 0; n < 2; ++n)
+      sa.nodes.push_back({fmt::format("n{}{}", z, n), std::nullopt, {{"zone", fmt::format("z{}", z)}}});
+  ClusterSpec sb = sa;
+  sb.version = 2;
+  sb.nodes.push_back({"n31", std::nullopt, {{"zone", "z1"}}});
+  const ClusterView a(sa), b(sb);
+  const std::string fa = dir.write("a.json", view_json(sa)), fb = dir.write("b.json", view_json(sb));
+  std::vector<std::string> keys;
+  std::string text = "key\n";
+  for (int i = 0; i < 600; ++i) keys.push_back("k" + std::to_string(i)), text += keys.back() + "\n";
+  const std::string input = dir.write("k.txt", text);
+  REQUIRE(test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", input, "--replicas", "3", "--distinct", "zone",
+                         "--max-moves-per-node", "10", "--out", dir.file("p"), "--quiet"}).exit_code == 0);
+  const auto moves = test::parse_csv_file(dir.file("p/moves.csv"));
+  std::map<std::string, std::uint64_t> round;
+  for (std::size_t m = 1; m < moves.size(); ++m)
+    round[moves[m][1]] = std::max<std::uint64_t>(round[moves[m][1]], std::stoull(moves[m][0]));
+  const std::uint64_t last = rounds_of(dir.file("p"));
+  REQUIRE(last >= 3);
+  const Holders in_a = placed(a, keys, 3, "zone"), in_b = placed(b, keys, 3, "zone");
+  for (const std::uint64_t k : {std::uint64_t{0}, last / 2, last}) {
+    Holders now = in_a;
+    for (auto& [key, r] : round)
+      if (r <= k) now[key] = in_b.at(key);
+    const std::string current = dir.write("c.csv", placement_csv(keys, now, 3));
+    const auto res = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", std::to_string(k), "--placement",
+                                    current, "--distinct", "zone"});
+    INFO(res.err);
+    CHECK(res.exit_code == 0);
+    // One round behind, the keys of round k are found.
+    if (k == 0) continue;
+    const auto behind = test::run_hrw({"check", "--plan", dir.file("p"), "--through-round", std::to_string(k - 1),
+                                       "--placement", current, "--distinct", "zone", "--format", "json"});
+    std::uint64_t of_round_k = 0;
+    for (auto& [key, r] : round) of_round_k += r == k && set_of(in_a.at(key)) != set_of(in_b.at(key));
+    CHECK(behind.exit_code == (of_round_k ? 3 : 0));
+    CHECK(nlohmann::json::parse(behind.out)["misplaced"] == of_round_k);
+  }
+  // B loses zone z2 (partial sets): keys keep their other replicas and lose z2's without a
+  // copy, so moves.csv has no row for them.
+  ClusterSpec sc = sa;
+  sc.version = 3;
+  sc.nodes.resize(4);
+  const std::string fc = dir.write("c.json", view_json(sc));
+  REQUIRE(test::run_hrw({"plan", "--from", fa, "--to", fc, "--keys", input, "--replicas", "3", "--distinct", "zone",
+                         "--partial", "--allow-single-copy", "--out", dir.file("lost"), "--quiet"}).exit_code == 0);
+  const auto res = test::run_hrw({"check", "--plan", dir.file("lost"), "--through-round", "0", "--placement",
+                                  dir.write("a.csv", placement_csv(keys, in_a, 3)), "--distinct", "zone", "--partial"});
+  CHECK(res.exit_code == 2);
+  CHECK_THAT(res.err, Catch::Contains(": from.json and to.json hold it on other nodes but moves.csv has no row for "
+                                      "it (it only loses replicas): its round is in transitions.csv only: make the "
+                                      "plan with --transitions"));
 }
 
 TEST_CASE("check --plan places the plan's views by their rule (contract §8)", "[progress][rule]") {

@@ -86,9 +86,11 @@ std::string check_json(const PlanSummary& s) {
 
 std::string progress_check_text(const ProgressCheck& c, const std::string& step) {
   return fmt::format(
-      "check {} against plan {}{} (v{} -> v{}) through round {}: {} keys ({} expected where v{} puts them), "
+      "check {} against plan {}{} ({} -> v{}) through round {}: {} keys ({} expected where v{} puts them), "
       "{} not where expected ({:.3f}%)\n",
-      one_line(c.placement), one_line(c.plan_dir), step, c.from_version, c.to_version, c.through_round, c.keys, c.expected_moved,
+      one_line(c.placement), one_line(c.plan_dir), step,
+      c.from_placement.empty() ? fmt::format("v{}", c.from_version) : one_line(c.from_placement), c.to_version,
+      c.through_round, c.keys, c.expected_moved,
       c.to_version, c.misplaced, c.keys ? 100.0 * static_cast<double>(c.misplaced) / static_cast<double>(c.keys) : 0.0);
 }
 
@@ -96,7 +98,10 @@ std::string progress_check_json(const ProgressCheck& c) {
   nlohmann::ordered_json out;
   out["placement"] = c.placement;
   out["plan"] = c.plan_dir;
-  out["from_version"] = c.from_version;
+  if (c.from_placement.empty())
+    out["from_version"] = c.from_version;
+  else
+    out["from_placement"] = c.from_placement;
   out["to_version"] = c.to_version;
   out["replicas"] = c.replicas;
   out["through_round"] = c.through_round;
