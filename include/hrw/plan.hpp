@@ -261,9 +261,10 @@ struct CheckJob {
 // Where the placement differs from B: moved = keys not where B puts them; per node `in` =
 // replicas B puts there that are missing, `out` = replicas held there that B puts elsewhere.
 PlanSummary check_placement(const ClusterView& to, const CheckJob& job);
-// Contract §8: a check against a view with a rule checks by it: job.place and
-// job.current.replicas become the rule's (the settings given, and a replica count given in
-// job.current.replicas, must agree). A view without a rule: the job as it is.
+// Contract §8: a check against a view with a rule checks by it: job.place becomes the
+// rule's (the settings given, and a replica count given in job.current.replicas, must
+// agree). The placement may have more replica columns than the rule's R (left empty by an
+// undone migration), not fewer. A view without a rule: the job as it is.
 void apply_view_rule(const ClusterView& to, CheckJob& job, GivenSettings given);
 
 }  // namespace hrw

@@ -241,6 +241,19 @@ TEST_CASE("plan between two rules: each view by its own rule, key by key against
         CHECK((set_of(rolled.at(k)) == set_of(in_a.at(k)) && rolled.at(k).front() == in_a.at(k).front()));
       const auto u = nlohmann::json::parse(test::read_file(undo + "/summary.json"));
       CHECK(u["to_rule"] == rule_json(*m.a.rule));
+      // Check agrees with the undo: the rolled-back placement (rmax columns, A's rule) is
+      // where from.json puts every key, and where the undo plan expects it after its rounds.
+      const std::string rolled_file = dir.write("rolled.csv", placement_csv(keys, rolled, rmax));
+      res = test::run_hrw({"check", "--cluster", plan + "/from.json", "--placement", rolled_file});
+      INFO(res.out << res.err);
+      CHECK(res.exit_code == 0);
+      res = test::run_hrw({"check", "--plan", undo, "--through-round", std::to_string(u["batches"].get<std::uint64_t>()),
+                           "--placement", rolled_file});
+      INFO(res.out << res.err);
+      CHECK(res.exit_code == 0);
+      res = test::run_hrw({"check", "--plan", undo, "--through-round", "0", "--placement", current});
+      INFO(res.out << res.err);
+      CHECK(res.exit_code == 0);
     }
   }
 }
@@ -352,4 +365,26 @@ TEST_CASE("README's operator loop: view edit -> plan (rounds, time) -> execute r
   REQUIRE(res.exit_code == 0);
   execute(dir.file("undo/transitions.csv"), ~std::uint64_t{0}, now);
   for (const std::string& key : keys) CHECK(now.at(key) == in_a.at(key));  // every key back where A puts it
+}
+
+TEST_CASE("check --cluster by a view's rule: more replica columns than R (left empty) pass, fewer are refused",
+          "[check][rule]") {
+  test::TempDir dir;
+  const std::string view = dir.write(
+      "v.json", R"({"version": 1, "rule": {"replicas": 2, "distinct": "zone"}, "nodes": [{"id": "a", "zone": "z1"},
+                   {"id": "b", "zone": "z2"}, {"id": "c", "zone": "z3"}]})");
+  const std::string keys = dir.write("k.txt", "k1\nk2\nk3\nk4\n");
+  REQUIRE(test::run_hrw({"place", "--cluster", view, "--keys", keys, "--out", dir.file("p.csv")}).exit_code == 0);
+  const auto rows = test::parse_csv_file(dir.file("p.csv"));
+  std::string three = "key,replica_1,replica_2,replica_3\n", one = "key,owner\n";
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    three += rows[i][0] + "," + rows[i][1] + "," + rows[i][2] + ",\n";
+    one += rows[i][0] + "," + rows[i][1] + "\n";
+  }
+  auto res = test::run_hrw({"check", "--cluster", view, "--placement", dir.write("three.csv", three)});
+  INFO(res.err);
+  CHECK(res.exit_code == 0);
+  res = test::run_hrw({"check", "--cluster", view, "--placement", dir.write("one.csv", one)});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: " + dir.file("one.csv") + ": 1 replica column(s), but the rule of " + view + " places 2 replicas\n");
 }

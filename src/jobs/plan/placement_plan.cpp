@@ -108,7 +108,8 @@ void apply_view_rule(const ClusterView& to, CheckJob& job, GivenSettings given) 
   if (!to.rule()) return;
   job.place.replicas = job.current.replicas.value_or(to.rule()->replicas);
   job.place = options_for(to, job.place, given);
-  job.current.replicas = job.place.replicas;
+  // The placement may hold more columns than the rule's R: a migration to a larger rule
+  // and back (its undo) leaves them empty. Keys are compared as sets (check_placement).
 }
 
 namespace {
@@ -163,6 +164,10 @@ PlanSummary check_placement(const ClusterView& to, const CheckJob& job) {
     misplaced_file.emplace(job.misplaced);  // refused before any reading if unwritable
   }
   CurrentPlacement current(job.current, dir, job.progress);
+  if (to.rule() && current.reader().replicas() < job.place.replicas)
+    throw InputError(fmt::format("{}: {} replica column(s), but the rule of {} places {} replicas",
+                                 current.reader().name(), current.reader().replicas(), to.source(),
+                                 job.place.replicas));
   std::optional<MisplacedRows> rows;
   PlanSummary s = plan_current(to, current, job.place, job.current.replicas.has_value(), 1,
                                [&](const PlanBuilder& plan) -> MoveSink* {

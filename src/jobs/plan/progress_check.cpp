@@ -89,7 +89,9 @@ ProgressCheck check_plan_progress(const ProgressCheckJob& job) {
   // moved leaves the extra columns empty).
   PlaceOptions asked = job.place;
   asked.replicas = r;
-  const GivenSettings given{!(from && from->rule() && to.rule()), !asked.distinct_label.empty(),
+  // The replica count is the placement's columns, a setting given only for a view without
+  // a rule.
+  const GivenSettings given{from ? !(from->rule() && to.rule()) : !to.rule(), !asked.distinct_label.empty(),
                             asked.allow_partial, /*single_copy=*/true};
   std::optional<PlanRequests> both;
   std::optional<ValidRequest> b_only;
