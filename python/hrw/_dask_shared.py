@@ -2,6 +2,7 @@
 view travels, the checks of a plan's options, and the publication of the output folder."""
 import json
 import os
+import shutil
 import warnings
 
 import dask
@@ -30,6 +31,30 @@ def _write_file(path, data):
     # Inside the unpublished tree: no temp name needed (publish() syncs every file).
     with open(path, "wb") as f:
         f.write(data)
+
+
+def _plan_part_path(build, index):
+    """Where a worker writes part `index` of moves.csv, inside the unpublished tree."""
+    return os.path.join(build, f".moves-part-{index:05d}.csv")
+
+
+def _cli_plan_folder(build, view_a, view_b, written, summary):
+    """The CLI's plan folder (docs/plan.md, "The plan folder"), so that `hrw check --plan`
+    and every tool read a Dask plan as `hrw plan`'s: the parts' rows after one header as
+    moves.csv (each part starts with the same header), and both views as from.json and
+    to.json, written by the one view serialiser. Returns `summary` (the merged JSON text)."""
+    header = _hrw._moves_header(bytes="bytes" in json.loads(summary), requests="requests" in json.loads(summary))
+    with open(os.path.join(build, "moves.csv"), "wb") as out:
+        out.write(header)
+        for path in written:
+            with open(path, "rb") as part:
+                if part.readline() != header:
+                    raise RuntimeError(f"{path}: a plan part's header is not moves.csv's")
+                shutil.copyfileobj(part, out, 1 << 20)
+            os.remove(path)
+    _write_file(os.path.join(build, "from.json"), view_a.to_json().encode())
+    _write_file(os.path.join(build, "to.json"), view_b.to_json().encode())
+    return summary
 
 
 def _publish(folder, name, graph_of):

@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 
 from . import NO_NODE, _hrw
-from ._dask_shared import (_check_bytes_for, _check_view, _first_rows, _publish, _publish_all_moves,
-                           _refuse_staged, _schedule, _shipped, _warn_incompatible, _write_file)
+from ._dask_shared import (_check_bytes_for, _check_view, _cli_plan_folder, _first_rows, _plan_part_path, _publish,
+                           _publish_all_moves, _refuse_staged, _schedule, _shipped, _warn_incompatible,
+                           _write_file)
 from .dask_files import place_files, plan_files
 
 __all__ = ["place", "plan", "place_files", "plan_files"]
@@ -78,8 +79,8 @@ def place(ddf, view, column="key", replicas=None, distinct=None, partial=False, 
 
 
 # ---- plan: two passes over the partitions in one graph ----
-# Count each partition, then write its moves-NNNNN.csv from its first row, merge the
-# summaries, and publish the folder as one unit: docs/python.md, "hrw.dask".
+# Count each partition, then write its rows from its first row, merge the summaries, join
+# the rows into moves.csv and publish the folder as one unit: docs/python.md, "hrw.dask".
 
 def _part_options(o):
     return dict(replicas=o["replicas"], distinct=o["distinct"], partial=o["partial"],
@@ -108,10 +109,11 @@ def _write_part(moved, view_a, view_b, first_rows, index, path, o):
     return path
 
 
-def _merge(view_a, view_b, o, summaries, written):
-    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
-                                 distinct=o["distinct"], partial=o["partial"],
-                                 allow_single_copy=o["allow_single_copy"])
+def _merge(view_a, view_b, o, summaries, written, build):
+    summary = _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], summaries,
+                                    distinct=o["distinct"], partial=o["partial"],
+                                    allow_single_copy=o["allow_single_copy"])
+    return _cli_plan_folder(build, view_a, view_b, written, summary)
 
 
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
@@ -120,9 +122,9 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
          transitions=False, svg=None, allow_single_copy=False):
     """The migration plan of the frame's keys, partition by partition on the workers.
 
-    Writes out/moves-NNNNN.csv for partition NNNNN (the header and rows of moves.csv; their
-    concatenation in partition order is `hrw plan`'s moves.csv) and out/summary.json, and
-    returns the summary: exactly `hrw plan`'s on the keys concatenated in partition order.
+    Writes the CLI's plan folder: out/moves.csv (each partition's rows written on its worker,
+    then joined in partition order), out/summary.json, out/from.json and out/to.json, byte for
+    byte `hrw plan`'s on the keys concatenated in partition order, and returns the summary.
     `bytes` and `requests` columns are used when the frame has them. `out` must be a folder
     every worker can write (shared storage). The folder is published as one unit, as the
     CLI's: the parts are written into a temp sibling of `out` and swapped in only when every
@@ -169,8 +171,7 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     first_rows = dask.delayed(_first_rows)(summaries)
 
     def graph(build):
-        written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i,
-                                             os.path.join(build, f"moves-{i:05d}.csv"), o)
+        written = [dask.delayed(_write_part)(c[1], va, vb, first_rows, i, _plan_part_path(build, i), o)
                    for i, c in enumerate(counted)]
-        return dask.delayed(_merge)(va, vb, o, summaries, written)
+        return dask.delayed(_merge)(va, vb, o, summaries, written, build)
     return _publish(folder, "summary.json", graph)

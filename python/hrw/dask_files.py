@@ -19,9 +19,9 @@ import numpy as np
 from dask.utils import parse_bytes
 
 from . import _column_list, _hrw
-from ._dask_shared import (_check_bytes_for, _check_view, _concat_keys, _first_rows, _publish,
-                           _publish_all_moves, _refuse_staged, _schedule, _shipped, _warn_incompatible,
-                           _write_file)
+from ._dask_shared import (_check_bytes_for, _check_view, _cli_plan_folder, _concat_keys, _first_rows,
+                           _plan_part_path, _publish, _publish_all_moves, _refuse_staged, _schedule, _shipped,
+                           _warn_incompatible, _write_file)
 
 __all__ = ["place_files", "plan_files"]
 
@@ -221,20 +221,21 @@ def _write_moves(part, first_rows, index, path, o):
     return path
 
 
-def _merge_plan(view_a, view_b, o, parts, written):
-    return _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], [p[0] for p in parts],
-                                 distinct=o["distinct"], partial=o["partial"],
-                                 allow_single_copy=o["allow_single_copy"])
+def _merge_plan(view_a, view_b, o, parts, written, build):
+    summary = _hrw._merge_summaries(view_a, view_b, o["replicas"], o["batch_size"], [p[0] for p in parts],
+                                    distinct=o["distinct"], partial=o["partial"],
+                                    allow_single_copy=o["allow_single_copy"])
+    return _cli_plan_folder(build, view_a, view_b, written, summary)
 
 
 def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE,
                batch_size=1000, replicas=None, distinct=None, partial=False, threads=1,
                max_moves_per_node=None, max_bytes_per_node=None, max_moved_fraction=None, cap_by=None,
                node_bandwidth=None, transitions=False, svg=None, ignore_columns=(), allow_single_copy=False):
-    """The migration plan of the files' keys, range by range on the workers: out/moves-NNNNN.csv
-    for range NNNNN (moves.csv's header and rows; their rows in order are `hrw plan`'s
-    moves.csv, batch numbers included) and out/summary.json, published as one unit. Returns
-    the summary: exactly `hrw plan`'s on the files' records in order. With rounds,
+    """The migration plan of the files' keys, range by range on the workers, as the CLI's plan
+    folder: out/moves.csv (each range's rows written on its worker, then joined in order),
+    out/summary.json, out/from.json and out/to.json, published as one unit, byte for byte
+    `hrw plan`'s on the files' records in order. Returns the summary. With rounds,
     transitions or svg, the moved keys of every range come back to the client, which writes
     the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError.
     `ignore_columns`: CSV header columns to skip (any other unknown column is refused)."""
@@ -273,7 +274,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     first_rows = dask.delayed(_first_rows_of)(parts, [p for p, _ in ranges])
 
     def graph(build):
-        written = [dask.delayed(_write_moves)(part, first_rows, i, os.path.join(build, f"moves-{i:05d}.csv"), o)
+        written = [dask.delayed(_write_moves)(part, first_rows, i, _plan_part_path(build, i), o)
                    for i, part in enumerate(parts)]
-        return dask.delayed(_merge_plan)(va, vb, o, parts, written)
+        return dask.delayed(_merge_plan)(va, vb, o, parts, written, build)
     return _publish(folder, "summary.json", graph)

@@ -48,7 +48,7 @@ def test_failed_partition_write_leaves_old_plan(tmp_path, monkeypatch):
     out = tmp_path / "plan"
     hrw.dask.plan(frame(4000, 5), a, b, out=str(out))
     before = tree(out)
-    assert sorted(before) == [f"moves-{i:05d}.csv" for i in range(5)] + ["summary.json"]
+    assert sorted(before) == ["from.json", "moves.csv", "summary.json", "to.json"]
 
     real = hrw.dask._write_part
 
@@ -62,7 +62,7 @@ def test_failed_partition_write_leaves_old_plan(tmp_path, monkeypatch):
     monkeypatch.setattr(hrw.dask, "_write_part", failing)
     with pytest.raises(OSError, match="No space left"):
         hrw.dask.plan(frame(3000, 4, prefix="other"), a, b, out=str(out))
-    assert tree(out) == before  # no new moves-0000{0,1,3}.csv beside the old summary
+    assert tree(out) == before  # no part of the new moves.csv beside the old summary
     assert sorted(os.listdir(tmp_path)) == ["plan"]  # no temp sibling, no .tmp-PID file
 
 
@@ -71,10 +71,11 @@ def test_fewer_partitions_leave_none_of_the_old_ones(tmp_path):
     out = tmp_path / "plan"
     hrw.dask.plan(frame(4000, 6), a, b, out=str(out))
     summary = hrw.dask.plan(frame(2000, 2), a, b, out=str(out))
-    assert sorted(os.listdir(out)) == ["moves-00000.csv", "moves-00001.csv", "summary.json"]
+    assert sorted(os.listdir(out)) == ["from.json", "moves.csv", "summary.json", "to.json"]
     with open(out / "summary.json") as f:
         assert json.load(f) == summary
     assert summary["keys"] == 2000
+    assert len((out / "moves.csv").read_bytes().splitlines()) - 1 == summary["rows"]  # none of the old rows
     assert sorted(os.listdir(tmp_path)) == ["plan"]
 
 
@@ -86,7 +87,7 @@ def test_a_cli_plan_folder_is_replaced_as_a_whole(tmp_path):
     (out / "steps").mkdir()
     (out / "steps" / "01").mkdir()
     hrw.dask.plan(frame(1000, 2), a, b, out=str(out))
-    assert sorted(os.listdir(out)) == ["moves-00000.csv", "moves-00001.csv", "summary.json"]
+    assert sorted(os.listdir(out)) == ["from.json", "moves.csv", "summary.json", "to.json"]
 
 
 def test_a_folder_with_other_files_is_refused(tmp_path):

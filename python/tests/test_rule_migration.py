@@ -75,9 +75,16 @@ def test_dask_plan_between_two_rules_equals_cli(tmp_path, client):
     ddf = dd.from_pandas(pd.DataFrame({"key": keys}), npartitions=3)
     summary = hrw.dask.plan(ddf, fa, fb, column="key", out=str(tmp_path / "d"), batch_size=50)
     assert summary == expected
-    parts = sorted((tmp_path / "d").glob("moves-*.csv"))
-    rows = b"".join(p.read_bytes().split(b"\n", 1)[1] for p in parts)
-    assert b"batch,key,from,to\n" + rows == (tmp_path / "p" / "moves.csv").read_bytes()
+    for name in ("moves.csv", "from.json", "to.json"):  # the CLI's folder
+        assert (tmp_path / "d" / name).read_bytes() == (tmp_path / "p" / name).read_bytes()
+    # So `hrw check --plan` reads it: before round 1 every key is where A puts it (A's two
+    # replicas, in a placement with room for B's three).
+    run_cli("place", "--cluster", tmp_path / "a.json", "--keys", tmp_path / "k.txt", "--out", tmp_path / "a.csv",
+            "--quiet")
+    lines = (tmp_path / "a.csv").read_text().splitlines()
+    assert lines[0] == "key,replica_1,replica_2"
+    (tmp_path / "now.csv").write_text("".join(line + ("," if i else ",replica_3") + "\n" for i, line in enumerate(lines)))
+    run_cli("check", "--plan", tmp_path / "d", "--through-round", 0, "--placement", tmp_path / "now.csv", "--quiet")
 
 
 def test_a_flag_that_contradicts_either_rule_is_refused(tmp_path):

@@ -28,8 +28,9 @@ namespace fs = std::filesystem;
 std::string quoted(const std::string& s) { return quote_for_message(s, 4096); }
 
 // What a plan writes at the top of its folder: moves.csv, summary.json, from.json, to.json,
-// transitions.csv, steps/, an SVG, a Dask plan's moves-NNNNN.csv, a Dask placement's
-// place-NNNNN.csv and stats.json, and the temp files of earlier versions of hrw.
+// transitions.csv, steps/, an SVG, a Dask placement's place-NNNNN.csv and stats.json,
+// the moves-NNNNN.csv parts Dask plans of earlier versions left, and the temp files of
+// earlier versions of hrw.
 bool plan_entry(const std::string& name) {
   static const std::regex dask_part(R"((moves|place)-[0-9]{5,}\.csv)");
   for (const char* file : {"moves.csv", "summary.json", "from.json", "to.json", "transitions.csv", "steps",
