@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <optional>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -143,6 +145,33 @@ void write_all(int fd, std::string_view data, const std::string& path, std::opti
 struct Backup {
   std::string target, saved;  // saved: the previous version's second name, if made
   bool existed = false;       // there was a previous version
+};
+
+// Two runs that publish the same outputs (`--out X --stats Y` twice at once) must not
+// interleave their renames, or X of one lands beside Y of the other: each run renames its
+// files holding an exclusive flock on every folder they land in, taken in path order (so
+// two runs never wait on each other in a cycle) and released by closing. Best effort: a
+// folder that cannot be opened or locked (no flock on the file system) is renamed into
+// without it.
+class FolderLocks {
+ public:
+  explicit FolderLocks(const std::set<std::string>& folders) {
+    for (const std::string& folder : folders) {
+      const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) continue;
+      while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+      }
+      fds_.push_back(fd);
+    }
+  }
+  ~FolderLocks() {
+    for (int fd : fds_) ::close(fd);
+  }
+  FolderLocks(const FolderLocks&) = delete;
+  FolderLocks& operator=(const FolderLocks&) = delete;
+
+ private:
+  std::vector<int> fds_;
 };
 
 }  // namespace
@@ -323,7 +352,12 @@ void commit_all(std::span<AtomicFile* const> files) {
   // Every write error first, while the temp files can still be cleaned up...
   for (AtomicFile* f : files)
     if (!f->committed_) f->close_checked();
-  // ...then the renames, which a signal handler must not interrupt half-way.
+  // ...then the renames, which a signal handler must not interrupt half-way, and another
+  // run publishing into the same folders must not interleave with.
+  std::set<std::string> folders;
+  for (AtomicFile* f : files)
+    if (!f->committed_ && !f->streamed()) folders.insert(std::filesystem::path(f->target_).parent_path().string());
+  const FolderLocks locks(folders);
   io::begin_publishing();
   std::vector<Backup> done;
   try {

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -341,4 +342,44 @@ TEST_CASE("commit_all: a rename that fails puts the files already renamed back",
   CHECK(read_file(kept) == "old\n");
   CHECK(!fs::exists(fresh));
   CHECK(names(dir.path()) == std::vector<std::string>{"blocked.svg", "kept.csv"});
+}
+
+// Two runs with the same --out and --stats must leave one run's pair, never one's out beside
+// the other's stats: a run renames its outputs holding a lock on their folder (docs/errors.md,
+// "Outputs"). Here the test holds that lock: the run, its keys read, must wait for it and
+// publish nothing meanwhile; once the lock is released both files appear together.
+TEST_CASE("outputs: --out and --stats are renamed under the folder's lock, so runs never mix", "[cli][outputs]") {
+  const TempDir dir;
+  const std::string cluster = dir.write("c.json", R"({"nodes": ["a", "b", "c"]})");
+  const std::string out = dir.file("out.csv"), stats = dir.file("stats.json");
+  int to_hrw[2];
+  REQUIRE(pipe(to_hrw) == 0);
+  hrw::test::SpawnOptions options;
+  options.stdin_fd = to_hrw[0];
+  options.close_fds = {to_hrw[1]};
+  const pid_t pid =
+      hrw::test::start_hrw({"place", "--cluster", cluster, "--keys", "-", "--out", out, "--stats", stats, "--quiet"},
+                           options);
+  close(to_hrw[0]);
+  const std::string keys = "k1\nk2\nk3\n";
+  REQUIRE(write(to_hrw[1], keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+  const int folder = open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(folder >= 0);
+  REQUIRE(flock(folder, LOCK_EX) == 0);
+  close(to_hrw[1]);  // the run reads its last key, then publishes
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 75 && done == 0; ++i) {  // 1.5 s: the run is long past its keys
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    done = waitpid(pid, &status, WNOHANG);
+  }
+  CHECK(done == 0);  // still waiting for the lock
+  CHECK_FALSE(std::filesystem::exists(out));
+  CHECK_FALSE(std::filesystem::exists(stats));
+  close(folder);  // releases the lock
+  if (done == 0) REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(hrw::test::read_file(out).rfind("key,owner\n", 0) == 0);
+  CHECK(hrw::test::read_file(stats).find("\"keys\": 3") != std::string::npos);
 }
