@@ -181,6 +181,7 @@ def place_files(paths, view, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSI
     ranges = _ranges(files, fmt, _blocksize(blocksize))
     if not out:
         raise ValueError("out: give the output folder")
+    _hrw._check_outputs([("out", os.fspath(out), True)], [("paths", f) for f in files])
     folder = _hrw._PlanFolder(os.fspath(out))  # locked; refuses a folder that is not hrw's
     v = _shipped(view)
 
@@ -259,6 +260,8 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
         raise ValueError("out: give the output folder")
     if fmt == "lines":  # (a CSV file's columns are known once it is read)
         _check_bytes_for(schedule, False, "a lines file")
+    _hrw._check_outputs([("out", os.fspath(out), True)] + ([("svg", os.fspath(svg), False)] if svg else []),
+                        [("paths", f) for f in files])
     _warn_incompatible(view_a, view_b)
     folder = _hrw._PlanFolder(os.fspath(out))
     va, vb = _shipped(view_a), _shipped(view_b)

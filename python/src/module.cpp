@@ -20,6 +20,7 @@
 #include "hrw/placement.hpp"
 #include "hrw/plan.hpp"
 #include "hrw/output.hpp"
+#include "hrw/output_paths.hpp"
 #include "hrw/plan_folder.hpp"
 #include "request/plan_settings.hpp"
 #include "request/setting_ranges.hpp"
@@ -226,6 +227,20 @@ PlanSettings plan_settings(const py::object& replicas, const std::optional<std::
   return s;
 }
 
+// docs/errors.md, "Outputs": as the CLI, no output is one of the run's inputs (nor holds one,
+// for a folder), each named by its keyword. A view read from a file counts as an input.
+void refuse_outputs_over_inputs(const std::vector<NamedOutput>& given_outputs,
+                                const std::vector<NamedInput>& given_inputs,
+                                std::initializer_list<std::pair<const char*, const ClusterView*>> views = {}) {
+  std::vector<NamedOutput> outputs;
+  for (const NamedOutput& o : given_outputs)
+    if (!o.path.empty()) outputs.push_back(o);
+  std::vector<NamedInput> inputs = given_inputs;
+  for (const auto& [name, view] : views)
+    if (std::error_code ec; std::filesystem::is_regular_file(view->source(), ec)) inputs.push_back({name, view->source()});
+  check_outputs(outputs, inputs);
+}
+
 // `hrw plan --from A --to B --keys K --out DIR` over keys in memory: run_plan, or
 // run_staged_plan with max_moved_fraction. Returns DIR/summary.json's text.
 std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys, const LoadColumn& bytes,
@@ -246,6 +261,7 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
   warn_distinct(*from, plan.rules.from.options());
   warn_distinct(*to, plan.rules.to.options());
   warn_replica_loss(*from, *to, plan.rules);
+  refuse_outputs_over_inputs({{"out", out, true}, {"svg", svg}}, {}, {{"view_a", from.get()}, {"view_b", to.get()}});
   PlanJob job = plan.job();
   job.out_dir = out;
   const PyKeys input(keys);
@@ -294,6 +310,7 @@ std::string plan_from_placement(const std::string& placement, const ViewPtr& to,
     py::gil_scoped_release release;
     return summary_json(measure_plan_from_placement(*to, job));
   }
+  refuse_outputs_over_inputs({{"out", *out, true}, {"svg", svg}}, {{"placement", placement}}, {{"view_b", to.get()}});
   job.out_dir = *out;
   py::gil_scoped_release release;
   return summary_json(run_plan_from_placement(*to, job));
@@ -304,6 +321,7 @@ std::string check(const ViewPtr& view, const std::string& placement, std::option
                   const std::optional<std::string>& distinct, bool partial, unsigned threads,
                   const std::vector<std::string>& ignore_columns, const std::optional<std::string>& misplaced) {
   CheckJob job;
+  refuse_outputs_over_inputs({{"misplaced", misplaced.value_or("")}}, {{"placement", placement}}, {{"view", view.get()}});
   job.current.path = placement;
   job.current.ignored_columns = ignore_columns;
   job.misplaced = misplaced.value_or("");
@@ -330,6 +348,7 @@ std::string check_progress(const std::string& plan, const std::string& placement
     throw py::value_error(fmt::format("through_round must be in [0, {}], got {}", kMaxRound, *through_round));
   if (through_step && (*through_step < 1 || *through_step > kMaxRound))
     throw py::value_error(fmt::format("through_step must be in [1, {}], got {}", kMaxRound, *through_step));
+  refuse_outputs_over_inputs({{"misplaced", misplaced.value_or("")}}, {{"placement", placement}});
   ProgressCheckJob job;
   job.plan_dir = plan;
   const bool staged = is_staged_plan(plan);
@@ -403,6 +422,16 @@ void bind_functions(py::module_& m) {
         py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
         py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none(), py::arg("allow_single_copy") = false);
   // hrw.dask: rounds' limits and batch_size refused before any task, in _plan_folder's words.
+  // hrw.dask's file functions: (keyword, path, is a folder) outputs against (keyword, path)
+  // inputs, by the CLI's rule (docs/errors.md, "Outputs").
+  m.def("_check_outputs", [](const std::vector<std::tuple<std::string, std::string, bool>>& outputs,
+                             const std::vector<std::pair<std::string, std::string>>& inputs) {
+    std::vector<NamedOutput> outs;
+    for (const auto& [what, path, folder] : outputs) outs.push_back({what, path, folder});
+    std::vector<NamedInput> ins;
+    for (const auto& [what, path] : inputs) ins.push_back({what, path});
+    refuse_outputs_over_inputs(outs, ins);
+  });
   m.def("_check_schedule", [](const py::object& max_moves, const py::object& max_bytes,
                               const py::object& node_bandwidth, const py::object& batch_size) {
     check_plan_settings(plan_settings(py::none(), std::nullopt, false, 0, batch_size, max_moves, max_bytes,

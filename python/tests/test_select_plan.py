@@ -142,6 +142,6 @@ def test_check_against_a_view_writes_the_misplaced_keys(tmp_path):
     assert report["misplaced"] > 0
     assert (tmp_path / "m.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
     assert len((tmp_path / "m.csv").read_bytes().splitlines()) == report["misplaced"] + 1
-    with pytest.raises(ValueError, match="is the placement file being checked"):
+    with pytest.raises(ValueError, match="misplaced and placement name the same file"):
         hrw.check(a, str(now), misplaced=str(now))
     assert now.read_bytes().startswith(b"key,owner\n")
