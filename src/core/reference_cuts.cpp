@@ -72,8 +72,10 @@ BalancedCuts balanced_cuts(const ClusterView& view, const std::vector<std::strin
     std::uint32_t r;
     std::size_t key;
   };
-  std::vector<std::vector<Proposal>> proposers(n);  // per node, in the node's order
-  std::vector<std::size_t> held(n, 0);              // the first held[i] proposers are held
+  // Per node, the keys it holds, in the node's order. A key a node rejects is rejected for
+  // good (more proposers never lower the node's line), so it leaves the list.
+  std::vector<std::vector<Proposal>> proposers(n);
+  std::vector<bool> rejected(n, false);  // the node ever rejected a key
   auto before = [&](const Proposal& a, const Proposal& b) {
     if (a.r != b.r) return a.r > b.r;
     return id_less(keys[a.key], keys[b.key]);
@@ -92,22 +94,26 @@ BalancedCuts balanced_cuts(const ClusterView& view, const std::vector<std::strin
     std::uint64_t sum = 0;
     std::size_t h = 0;
     while (h < list.size() && sum < out.capacity[s.node]) sum += loads[list[h++].key];
-    // Proposers from h on are rejected; the newcomer and those held until now propose on.
+    // Proposers from h on are rejected (the newcomer, or keys held until now): they
+    // propose on.
     for (std::size_t j = 0; j < list.size(); ++j) {
       const std::size_t key = list[j].key;
       if (j < h) {
         out.holder[key] = s.node;
-      } else if (key == k || out.holder[key] == s.node) {
+      } else {
         out.holder[key] = kNoNode;
         free.push_back(key);
       }
     }
-    held[s.node] = h;
+    if (h < list.size()) {
+      rejected[s.node] = true;
+      list.resize(h);
+    }
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::vector<Proposal>& list = proposers[i];
-    for (std::size_t j = 0; j < held[i]; ++j) out.load[i] += loads[list[j].key];
-    if (held[i] < list.size()) out.cuts.push_back(held[i] ? list[held[i] - 1].r : 0xFFFFFFFFu);
+    for (const Proposal& p : list) out.load[i] += loads[p.key];
+    if (rejected[i]) out.cuts.push_back(list.empty() ? 0xFFFFFFFFu : list.back().r);
     else out.cuts.push_back(0);
   }
   for (std::uint32_t h : out.holder) out.overflow_keys += h == kNoNode;

@@ -26,6 +26,9 @@ namespace {
 constexpr std::size_t kPassChunk = std::size_t{1} << 16;
 constexpr unsigned kBucketBits = 12;  // histogram buckets per node: the top bits of r
 constexpr std::size_t kBuckets = std::size_t{1} << kBucketBits;
+// Few keys on many nodes (keys × nodes up to this, about 200 MB of rankings at most):
+// deferred acceptance itself, in memory.
+constexpr std::uint64_t kInMemoryPairs = std::uint64_t{1} << 23;
 
 // The spilled keys: (u32 length, u64 load, bytes) records, read back chunk by chunk.
 class SpilledKeys {
@@ -167,6 +170,21 @@ BalanceResult balance_cuts(const ClusterView& view, const KeyBatch& keys,
 
 namespace {
 
+// Contract §9's deferred acceptance on every key at once (reference::balanced_cuts, the
+// rule's one scalar home): its cuts are the passes' fixed point.
+template <class Keys>
+std::vector<std::uint32_t> accepted_cuts(const ClusterView& plain, Keys& spill, double eps) {
+  std::vector<std::string> all;
+  std::vector<std::uint64_t> all_loads, loads;
+  KeyBatch keys;
+  spill.rewind();
+  while (spill.next(keys, loads, kPassChunk)) {
+    for (std::size_t i = 0; i < keys.size(); ++i) all.emplace_back(keys[i]);
+    all_loads.insert(all_loads.end(), loads.begin(), loads.end());
+  }
+  return reference::balanced_cuts(plain, all, all_loads, eps).cuts;
+}
+
 template <class Keys>
 void run_passes(const ClusterView& view, Keys& spill, const BalanceOptions& options, BalanceResult& out) {
   const std::size_t n = view.size();
@@ -209,6 +227,14 @@ void run_passes(const ClusterView& view, Keys& spill, const BalanceOptions& opti
     out.load_after = load;
     out.displaced = displaced;
     out.overflow = overflow;
+    // A rejected key moves one node down its ranking per pass, so with few keys on many
+    // nodes the passes would grow with N: there the cuts come from deferred acceptance in
+    // memory, and the passes only confirm them (one more stream, and its refinement).
+    if (first && out.keys * n <= kInMemoryPairs) {
+      out.cuts = accepted_cuts(plain, spill, options.max_overload);
+      ++out.passes;
+      continue;
+    }
     // Per node: the bucket where the held keys' running load first reaches the capacity.
     std::vector<std::int64_t> crossing(n, -1);
     std::vector<std::uint64_t> above(n, 0);  // load of the keys in higher buckets
