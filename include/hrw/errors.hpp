@@ -32,6 +32,7 @@ enum class Setting {
   node_bandwidth,
   max_moved_fraction,
   cap_by,
+  step_versions,  // the first intermediate step view's version (docs/plan.md, "Staged plans")
   chart_file,
   placement_file,
   thread_count,

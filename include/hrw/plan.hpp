@@ -198,6 +198,9 @@ struct StagedPlanJob {
   PlanJob step;               // keys, placement, batches/limits, svg unused; out_dir = DIR
   double max_moved_fraction = 1.0;  // F, in (0, 1]
   CapBy cap_by = CapBy::keys;
+  // Step k < n's view gets this + k − 1; nullopt: A's version + k, which must stay below
+  // B's. The last step is B (its version). docs/plan.md, "Staged plans", "Versions".
+  std::optional<std::int64_t> first_step_version;
 };
 
 struct StagedStep {

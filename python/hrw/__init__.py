@@ -95,7 +95,7 @@ def _folder_only(out, **given):
 def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, threads=0,
          batch_size=None, engine="simd", *, bytes=None, requests=None, max_moves_per_node=None,
          max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
-         transitions=False, svg=None, out=None, allow_single_copy=False):
+         transitions=False, svg=None, out=None, allow_single_copy=False, step_versions=None):
     """The migration plan of `keys` from view_a to view_b, as `hrw plan` computes it.
 
     Without `out`: returns (summary, moved): summary is a dict with the fields of
@@ -107,7 +107,8 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
     same files, byte for byte: moves.csv, summary.json, from.json, to.json, and with the
     options transitions.csv, the SVG, rounds, staged steps/NN/) and returns the dict of
     DIR/summary.json. Rounds (max_moves_per_node, max_bytes_per_node, node_bandwidth),
-    staged plans (max_moved_fraction, cap_by), transitions and svg need `out`.
+    staged plans (max_moved_fraction, cap_by, step_versions: the first intermediate step
+    view's version), transitions and svg need `out`.
 
     Warns (UserWarning) when the views hash keys differently, or when view_b keeps fewer
     replicas of each key than view_a, as the CLI does; a plan to one replica of keys that had
@@ -115,7 +116,7 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
     """
     _folder_only(out, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                  max_moved_fraction=max_moved_fraction, cap_by=cap_by, node_bandwidth=node_bandwidth,
-                 transitions=transitions, svg=svg)
+                 transitions=transitions, svg=svg, step_versions=step_versions)
     bytes, requests = _loads("bytes", bytes), _loads("requests", requests)
     if max_moved_fraction is None:  # a staged plan refuses such views in its own words
         warning = _hrw._incompatibility_warning(view_a, view_b)
@@ -134,7 +135,8 @@ def plan(view_a, view_b, keys, replicas=None, distinct=None, partial=False, thre
         partial=partial, threads=threads, batch_size=batch_size, engine=engine,
         max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
         node_bandwidth=node_bandwidth, max_moved_fraction=max_moved_fraction, cap_by=cap_by,
-        transitions=transitions, svg=_path(svg) or "", out=_path(out), allow_single_copy=allow_single_copy))
+        transitions=transitions, svg=_path(svg) or "", out=_path(out), allow_single_copy=allow_single_copy,
+        step_versions=step_versions))
 
 
 def plan_from_placement(placement, view_b, replicas=None, distinct=None, partial=False, threads=0,

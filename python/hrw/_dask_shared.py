@@ -70,8 +70,9 @@ def _publish(folder, name, graph_of):
     return json.loads(text)
 
 
-def _refuse_staged(function, max_moved_fraction, cap_by):
-    for name, value in (("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by)):
+def _refuse_staged(function, max_moved_fraction, cap_by, step_versions):
+    for name, value in (("max_moved_fraction", max_moved_fraction), ("cap_by", cap_by),
+                        ("step_versions", step_versions)):
         if value is not None:
             raise ValueError(f"{name}: not supported by {function}: a staged plan measures every "
                              "intermediate view over every key (use hrw.plan(..., out=DIR) or the CLI)")

@@ -119,7 +119,7 @@ def _merge(view_a, view_b, o, summaries, written, build):
 def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=None,
          distinct=None, partial=False, threads=1, *, max_moves_per_node=None,
          max_bytes_per_node=None, max_moved_fraction=None, cap_by=None, node_bandwidth=None,
-         transitions=False, svg=None, allow_single_copy=False):
+         transitions=False, svg=None, allow_single_copy=False, step_versions=None):
     """The migration plan of the frame's keys, partition by partition on the workers.
 
     Writes the CLI's plan folder: out/moves.csv (each partition's rows written on its worker,
@@ -136,9 +136,9 @@ def plan(ddf, view_a, view_b, column="key", out=None, batch_size=1000, replicas=
     moved keys, and the client then writes the CLI's folder (moves.csv, summary.json,
     from.json, to.json, transitions.csv, the SVG) over the merged moves, byte for byte `hrw
     plan`'s. Staged plans (max_moved_fraction, cap_by) measure every key per step and are a
-    ValueError here (hrw.plan(..., out=DIR) has them).
+    ValueError here, with step_versions (hrw.plan(..., out=DIR) has them).
     """
-    _refuse_staged("hrw.dask.plan", max_moved_fraction, cap_by)
+    _refuse_staged("hrw.dask.plan", max_moved_fraction, cap_by, step_versions)
     schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                          node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     _check_frame(ddf, column)

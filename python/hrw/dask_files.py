@@ -232,7 +232,8 @@ def _merge_plan(view_a, view_b, o, parts, written, build):
 def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAULT_BLOCKSIZE,
                batch_size=1000, replicas=None, distinct=None, partial=False, threads=1,
                max_moves_per_node=None, max_bytes_per_node=None, max_moved_fraction=None, cap_by=None,
-               node_bandwidth=None, transitions=False, svg=None, ignore_columns=(), allow_single_copy=False):
+               node_bandwidth=None, transitions=False, svg=None, ignore_columns=(), allow_single_copy=False,
+               step_versions=None):
     """The migration plan of the files' keys, range by range on the workers, as the CLI's plan
     folder: out/moves.csv (each range's rows written on its worker, then joined in order),
     out/summary.json, out/from.json and out/to.json, published as one unit, byte for byte
@@ -240,7 +241,7 @@ def plan_files(paths, view_a, view_b, out, *, keys_format=None, blocksize=DEFAUL
     transitions or svg, the moved keys of every range come back to the client, which writes
     the CLI's folder over them (as hrw.dask.plan does); staged plans are a ValueError.
     `ignore_columns`: CSV header columns to skip (any other unknown column is refused)."""
-    _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by)
+    _refuse_staged("hrw.dask.plan_files", max_moved_fraction, cap_by, step_versions)
     schedule = _schedule(batch_size, max_moves_per_node=max_moves_per_node, max_bytes_per_node=max_bytes_per_node,
                          node_bandwidth=node_bandwidth, transitions=transitions, svg=svg)
     _check_view(view_a, "view_a")

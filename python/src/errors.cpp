@@ -22,6 +22,7 @@ std::string_view keyword_for(Setting setting) {
     case Setting::node_bandwidth: return "node_bandwidth";
     case Setting::max_moved_fraction: return "max_moved_fraction";
     case Setting::cap_by: return "cap_by";
+    case Setting::step_versions: return "step_versions";
     case Setting::chart_file: return "svg";
     case Setting::placement_file: return "placement";
     case Setting::thread_count: return "threads";

@@ -250,12 +250,14 @@ std::string plan_folder(const ViewPtr& from, const ViewPtr& to, py::handle keys,
                         const py::object& max_bytes_per_node, const py::object& node_bandwidth,
                         std::optional<double> max_moved_fraction, const std::optional<std::string>& cap_by,
                         bool transitions, const std::string& svg, const std::string& out,
-                        const std::optional<std::vector<std::string>>& parts, bool allow_single_copy) {
+                        const std::optional<std::vector<std::string>>& parts, bool allow_single_copy,
+                        const py::object& step_versions) {
   PlanSettings settings = plan_settings(replicas, distinct, partial, threads, batch_size, max_moves_per_node,
                                         max_bytes_per_node, node_bandwidth, transitions, svg);
   settings.engine = engine_named(engine);
   settings.max_moved_fraction = max_moved_fraction;
   settings.cap_by = cap_by;
+  settings.step_versions = given_integer(step_versions, Setting::step_versions);
   settings.allow_single_copy = allow_single_copy;
   const ValidPlan plan = check_plan(settings, [&] { return ViewPair{from.get(), to.get()}; });
   warn_distinct(*from, plan.rules.from.options());
@@ -420,7 +422,8 @@ void bind_functions(py::module_& m) {
         py::arg("batch_size") = py::none(), py::arg("engine") = "simd", py::arg("max_moves_per_node") = py::none(),
         py::arg("max_bytes_per_node") = py::none(), py::arg("node_bandwidth") = py::none(),
         py::arg("max_moved_fraction") = py::none(), py::arg("cap_by") = py::none(),
-        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none(), py::arg("allow_single_copy") = false);
+        py::arg("transitions") = false, py::arg("svg") = "", py::arg("out"), py::arg("parts") = py::none(), py::arg("allow_single_copy") = false,
+        py::arg("step_versions") = py::none());
   // hrw.dask: rounds' limits and batch_size refused before any task, in _plan_folder's words.
   // hrw.dask's file functions: (keyword, path, is a folder) outputs against (keyword, path)
   // inputs, by the CLI's rule (docs/errors.md, "Outputs").

@@ -109,7 +109,7 @@ def test_dask_bad_inputs(client, data):
     with pytest.raises(TypeError, match="expected a dask DataFrame"):
         hrw.dask.place(pd.DataFrame({"key": ["a"]}), data["a"])
     # Staged plans are refused by name, and bad rounds options, before any task runs.
-    for name, value in [("max_moved_fraction", 0.5), ("cap_by", "keys")]:
+    for name, value in [("max_moved_fraction", 0.5), ("cap_by", "keys"), ("step_versions", 5)]:
         with pytest.raises(ValueError, match=f"^{name}: not supported by hrw.dask.plan: a staged plan"):
             hrw.dask.plan(ddf, data["a"], data["b"], out=str(data["tmp"] / "x"), **{name: value})
     for kwargs, words in [(dict(max_moves_per_node=0), "max_moves_per_node: must be an integer from 1 to"),

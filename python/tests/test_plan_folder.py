@@ -49,8 +49,9 @@ PLANS = {
     "rounds by moves": ({"max_moves_per_node": 3, "transitions": True}, False),
     "rounds by bytes": ({"max_bytes_per_node": 900, "node_bandwidth": 1000, "transitions": True}, True),
     "rounds R = 2": ({"replicas": 2, "max_moves_per_node": 4}, True),
-    "staged by keys": ({"max_moved_fraction": 0.3, "batch_size": 11}, False),
-    "staged by keys,bytes": ({"max_moved_fraction": 0.4, "cap_by": "keys,bytes", "transitions": True}, True),
+    "staged by keys": ({"max_moved_fraction": 0.3, "batch_size": 11, "step_versions": 1000}, False),
+    "staged by keys,bytes": ({"max_moved_fraction": 0.4, "cap_by": "keys,bytes", "transitions": True,
+                              "step_versions": 2000}, True),
 }
 
 
@@ -158,7 +159,7 @@ def test_check_staged_plan_equals_cli(tmp_path, rng):
     a, b = views(tmp_path, rng, nodes=5)
     keys = unique_keys(rng, scaled(200))
     write_placement(tmp_path / "current.csv", keys, a, rng, 1)
-    hrw.plan(a, b, keys, max_moved_fraction=0.5, transitions=True, out=tmp_path / "plan")
+    hrw.plan(a, b, keys, max_moved_fraction=0.5, transitions=True, out=tmp_path / "plan", step_versions=1000)
     steps = sorted((tmp_path / "plan" / "steps").iterdir())
     for step in range(1, len(steps) + 1):
         code, out, _ = run_cli("check", "--plan", tmp_path / "plan", "--through-step", step,
@@ -182,6 +183,12 @@ BAD = [
     ({"bytes": [1] * 12 + [2**64]}, ValueError, r"^bytes: value 12 \(18446744073709551616\) is not in"),
     ({"max_moved_fraction": 0.5, "cap_by": "files"}, ValueError, r"^cap_by: must be keys, bytes or keys,bytes, got \"files\"$"),
     ({"cap_by": "bytes"}, ValueError, r"^cap_by requires max_moved_fraction$"),
+    ({"step_versions": 5}, ValueError, r"^step_versions requires max_moved_fraction$"),
+    ({"max_moved_fraction": 0.5, "step_versions": -1}, ValueError,
+     r"^step_versions: must be an integer from 0 to 9223372036854775807, got -1$"),
+    # The views' versions are consecutive: no room between them for the steps before B.
+    ({"max_moved_fraction": 0.1}, ValueError,
+     r"the plan has \d+ intermediate step view\(s\) .* or the first step version with step_versions$"),
     ({"max_moves_per_node": -1}, ValueError, r"^max_moves_per_node: must be an integer from 1 to 18446744073709551615, got -1$"),
     ({"max_bytes_per_node": 0, "bytes": [1] * 13}, ValueError, r"^max_bytes_per_node: must be an integer from 1 to 18446744073709551615, got 0$"),
     ({"max_moved_fraction": 0.0}, ValueError, r"^max_moved_fraction: must be a number in \(0, 1\], got 0$"),

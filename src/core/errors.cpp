@@ -27,6 +27,7 @@ std::string_view setting_name(Setting setting) {
     case Setting::node_bandwidth: return "node bandwidth";
     case Setting::max_moved_fraction: return "moved fraction";
     case Setting::cap_by: return "cap";
+    case Setting::step_versions: return "step versions";
     case Setting::chart_file: return "chart file";
     case Setting::placement_file: return "placement file";
     case Setting::thread_count: return "thread count";

@@ -275,7 +275,7 @@ TEST_CASE("plan --from-placement --transitions and staged steps write transition
 
   // Staged: each step folder is a plan folder of its own.
   res = test::run_hrw({"plan", "--from", fa, "--to", fb, "--keys", keys_file, "--out", dir.file("st"),
-                       "--max-moved-fraction", "0.05", "--transitions", "--quiet"});
+                       "--max-moved-fraction", "0.05", "--transitions", "--quiet", "--step-versions", "1000"});
   REQUIRE(res.exit_code == 0);
   const auto steps = test::names(dir.file("st/steps"));
   REQUIRE(steps.size() >= 2);

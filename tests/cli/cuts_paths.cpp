@@ -185,7 +185,7 @@ TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes; summary an
 TEST_CASE("cuts: a staged plan between cut views carries cuts in every step and ends at B", "[cuts][cli][staged]") {
   test::TempDir dir;
   ClusterSpec a_spec = cut_view(5, 5);
-  ClusterSpec b_spec = cut_view(6, 6, 14);  // two nodes added, cuts changed
+  ClusterSpec b_spec = cut_view(100, 6, 14);  // two nodes added, cuts changed; room for the steps' versions
   const ClusterView a(a_spec), b(b_spec);
   const auto keys = test_keys(3000);
   const std::string input = dir.write("k.txt", lines_of(keys));

@@ -208,8 +208,14 @@ TEST_CASE("option walk: the limits of plan and check take their whole documented
   CHECK(res.exit_code == 2);
   CHECK(res.err == "hrw: --max-moved-fraction: must be a number in (0, 1], got \"0\"\n");
   res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("r"), "--max-moved-fraction",
-                 "5e-1", "--quiet"});
+                 "5e-1", "--quiet", "--step-versions", "10"});
   CHECK(res.exit_code == 0);
+  // Step versions: any version, 0 to 2^63 - 1.
+  res = run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("r"), "--max-moved-fraction",
+                 "0.5", "--step-versions", "9223372036854775808"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --step-versions: must be an integer from 0 to 9223372036854775807, got "
+                   "\"9223372036854775808\"\n");
 }
 
 // docs/errors.md, "Empty values": "--out \"$OUT\"" with OUT unset is refused, naming the

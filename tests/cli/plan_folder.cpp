@@ -58,7 +58,7 @@ std::map<std::string, std::string> tree(const std::string& dir) {
 struct Setup {
   TempDir dir;
   std::string a = dir.write("A.json", view_json(1, 10));
-  std::string b = dir.write("B.json", view_json(2, 12));
+  std::string b = dir.write("B.json", view_json(100, 12));  // room for staged steps' versions
   std::string keys = dir.write("k.txt", key_lines(3000));
   std::string out = dir.file("p");
   std::vector<std::string> plan(std::vector<std::string> extra = {}) const {

@@ -304,29 +304,61 @@ TEST_CASE("staged plan of a hierarchical view: every step's view.json keeps the 
 }
 
 TEST_CASE("staged plans refuse, in one line each, views they cannot step between and versions "
-          "that would wrap", "[view_json][staged][cli]") {
+          "that would collide or wrap", "[view_json][staged][cli]") {
   test::TempDir dir;
   std::string text;
   for (int i = 0; i < 200; ++i) text += "k" + std::to_string(i) + "\n";
   const std::string keys = dir.write("k.txt", text);
-  const std::string a = dir.write("a.json", R"({"version": 9223372036854775807, "nodes": ["a", "b"]})");
-  const std::string b = dir.write("b.json", R"({"version": 1, "nodes": ["a", "b", "c"]})");
+  const std::string a = dir.write("a.json", R"({"version": 1, "nodes": ["a", "b"]})");
+  const std::string b = dir.write("b.json", R"({"version": 2, "nodes": ["a", "b", "c"]})");
+  const std::string b_far = dir.write("b-far.json", R"({"version": 100, "nodes": ["a", "b", "c"]})");
   const std::string c = dir.write("c.json", R"({"version": 1, "seed": "other", "nodes": ["a", "b", "c"]})");
   const std::string d = dir.write("d.json", R"({"version": 0, "nodes": ["a", "b"]})");
   struct Refusal {
-    std::string from, to, message;
+    std::string from, to;
+    std::vector<std::string> options;
+    std::string message;
   };
   for (const Refusal& r : std::vector<Refusal>{
-           {a, b, "hrw: step versions count up from the larger view version, 9223372036854775807, "
-                  "one per step: 1 step(s) pass the largest version, 9223372036854775807"},
-           {d, c, "hrw: a staged plan needs two views that differ only in nodes and weights: " + d +
-                      " and " + c + " differ in seed\n"}}) {
-    const auto res = test::run_hrw({"plan", "--from", r.from, "--to", r.to, "--keys", keys, "--out",
-                                    dir.file("out"), "--max-moved-fraction", "1"});
+           // No version between A's and B's for the steps before the last (which is B).
+           {a, b, {"--max-moved-fraction", "0.1"},
+            "hrw: " + b + ": the plan has "},
+           // Chosen versions that pass the largest, or include A's or B's.
+           {a, b_far, {"--max-moved-fraction", "0.1", "--step-versions", "9223372036854775806"},
+            "hrw: --step-versions: "},
+           {a, b_far, {"--max-moved-fraction", "0.1", "--step-versions", "99"},
+            "hrw: --step-versions: the "},
+           {d, c, {"--max-moved-fraction", "1"},
+            "hrw: a staged plan needs two views that differ only in nodes and weights: " + d + " and " + c +
+                " differ in seed\n"}}) {
+    std::vector<std::string> args = {"plan", "--from", r.from, "--to", r.to, "--keys", keys, "--out", dir.file("out")};
+    args.insert(args.end(), r.options.begin(), r.options.end());
+    const auto res = test::run_hrw(args);
     INFO(res.err);
     CHECK(res.exit_code == 2);
     CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
     CHECK(res.err.rfind(r.message, 0) == 0);
     CHECK_FALSE(std::filesystem::exists(dir.file("out/steps")));
   }
+  // The room given, the steps take it: A's + k, and the last step is B under B's version.
+  const auto ok = test::run_hrw({"plan", "--from", a, "--to", b_far, "--keys", keys, "--out", dir.file("fine"),
+                                 "--max-moved-fraction", "0.1", "--quiet"});
+  REQUIRE(ok.exit_code == 0);
+  const auto summary = nlohmann::json::parse(test::read_file(dir.file("fine/summary.json")));
+  const std::size_t steps = summary["steps"].size();
+  REQUIRE(steps >= 3);
+  for (std::size_t k = 0; k < steps; ++k)
+    CHECK(summary["steps"][k]["version"] == (k + 1 == steps ? 100 : 1 + static_cast<std::int64_t>(k + 1)));
+  const auto chosen = test::run_hrw({"plan", "--from", a, "--to", b_far, "--keys", keys, "--out", dir.file("chosen"),
+                                     "--max-moved-fraction", "0.1", "--step-versions", "5000", "--quiet"});
+  REQUIRE(chosen.exit_code == 0);
+  const auto chosen_summary = nlohmann::json::parse(test::read_file(dir.file("chosen/summary.json")));
+  for (std::size_t k = 0; k < chosen_summary["steps"].size(); ++k)
+    CHECK(chosen_summary["steps"][k]["version"] ==
+          (k + 1 == chosen_summary["steps"].size() ? 100 : 5000 + static_cast<std::int64_t>(k)));
+  // Without a staged plan there is nothing to number.
+  const auto alone = test::run_hrw({"plan", "--from", a, "--to", b, "--keys", keys, "--out", dir.file("x"),
+                                    "--step-versions", "7"});
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.err == "hrw: --step-versions requires --max-moved-fraction\n");
 }

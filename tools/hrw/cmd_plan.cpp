@@ -101,6 +101,9 @@ Runner add_plan(CLI::App& app) {
                "Bytes per second one node sends or receives: estimates each round's time (its busiest "
                "node's bytes / bandwidth) into summary.json and stderr; needs rounds and a bytes column");
   sub->add_option("--cap-by", s.cap_by, "What --max-moved-fraction caps: keys (default), bytes, or keys,bytes (both)");
+  add_unsigned(*sub, "--step-versions", s.step_versions, Setting::step_versions,
+               "Staged plan: the version of the first intermediate step view, the next ones count up from "
+               "it (default: the versions between A's and B's); the last step is B, under B's version");
   sub->add_flag("--transitions", s.transitions,
                 "Also write DIR/transitions.csv (batch,key,action,node,source): every copy, switch and "
                 "retire in execution order");

@@ -43,6 +43,7 @@ std::string_view flag_for(hrw::Setting setting) {
     case hrw::Setting::node_bandwidth: return "--node-bandwidth";
     case hrw::Setting::max_moved_fraction: return "--max-moved-fraction";
     case hrw::Setting::cap_by: return "--cap-by";
+    case hrw::Setting::step_versions: return "--step-versions";
     case hrw::Setting::chart_file: return "--svg";
     case hrw::Setting::placement_file: return "--from-placement";
     case hrw::Setting::thread_count: return "--threads";

@@ -107,6 +107,42 @@ struct Caps {
   }
 };
 
+// docs/plan.md, "Staged plans", "Versions": the last step is B, under B's version; the
+// steps before it take consecutive versions the operator can keep apart from the ones
+// they number next: from `first` when given, else those between A's and B's. Refused
+// before any file is written when there is no such room, or a step would take A's or B's.
+void number_steps(const ClusterView& from, const ClusterView& to, std::optional<std::int64_t> first,
+                  std::vector<ClusterSpec>& views) {
+  const std::int64_t a = from.version(), b = to.version();
+  const auto between = static_cast<std::int64_t>(views.size()) - 1;  // intermediate steps
+  views.back().version = b;
+  if (between == 0) return;
+  std::int64_t start = a + 1;
+  if (first) {
+    start = *first;
+    if (start > INT64_MAX - (between - 1))
+      throw InputError(Setting::step_versions,
+                       fmt::format(": {} intermediate step view(s) from version {} pass the largest version, {}",
+                                   between, start, INT64_MAX));
+    const std::int64_t last = start + between - 1;
+    for (const ClusterView* v : {&from, &to})
+      if (v->version() >= start && v->version() <= last)
+        throw InputError(Setting::step_versions,
+                         fmt::format(": the {} intermediate step view(s) would take versions {} to {}, which "
+                                     "include {}'s version {}",
+                                     between, start, last, v->source(), v->version()));
+  } else if (b <= a || b - a - 1 < between) {
+    throw InputError(Setting::none,
+                     fmt::format("{}: the plan has {} intermediate step view(s) and they take the versions "
+                                 "between {}'s ({}) and {}'s ({}), of which there are {}: give {} a version of "
+                                 "at least {} (hrw view edit --version), or the first step version with {{}}",
+                                 to.source(), between, from.source(), a, to.source(), b, b > a ? b - a - 1 : 0,
+                                 to.source(), a > INT64_MAX - between - 1 ? INT64_MAX : a + between + 1),
+                     {Setting::step_versions});
+  }
+  for (std::int64_t k = 0; k < between; ++k) views[static_cast<std::size_t>(k)].version = start + k;
+}
+
 }  // namespace
 
 std::uint64_t StagedPlan::total_moved() const {
@@ -212,15 +248,7 @@ StagedPlan run_staged_plan(const ClusterView& from, const ClusterView& to, const
     current = views.back();
     p = reached;
   }
-  // Versions that order the steps and collide with neither A nor B: the larger of their
-  // versions + step number (so the last step, B's placement, is a version after B's).
-  const std::int64_t base_version = std::max(from.version(), to.version());
-  if (base_version > INT64_MAX - static_cast<std::int64_t>(views.size()))
-    throw InputError(fmt::format(
-        "step versions count up from the larger view version, {}, one per step: {} step(s) "
-        "pass the largest version, {} (give the views smaller versions)",
-        base_version, views.size(), INT64_MAX));
-  for (std::size_t k = 0; k < views.size(); ++k) views[k].version = base_version + static_cast<std::int64_t>(k + 1);
+  number_steps(from, to, job.first_step_version, views);
 
   std::optional<ClusterView> previous;
   for (std::size_t k = 0; k < views.size(); ++k) {

@@ -47,6 +47,9 @@ ValidPlanSettings check_plan_settings(const PlanSettings& s) {
     if (!s.max_moved_fraction) throw InputError(Setting::cap_by, " requires {}", {Setting::max_moved_fraction});
     v.cap_by = *cap;
   }
+  checked(Setting::step_versions, s.step_versions);
+  if (s.step_versions && !s.max_moved_fraction)
+    throw InputError(Setting::step_versions, " requires {}", {Setting::max_moved_fraction});
   if (s.max_moved_fraction && !s.svg.empty())
     throw InputError(Setting::chart_file, " is not written for staged plans");
   if (s.max_moved_fraction && s.from_placement)
@@ -84,6 +87,7 @@ StagedPlanJob ValidPlan::staged_job() const {
   staged.step = job();
   staged.max_moved_fraction = settings.given.max_moved_fraction.value_or(1.0);
   staged.cap_by = settings.cap_by;
+  if (settings.given.step_versions) staged.first_step_version = static_cast<std::int64_t>(*settings.given.step_versions);
   return staged;
 }
 

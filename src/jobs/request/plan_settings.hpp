@@ -31,6 +31,9 @@ struct PlanSettings {
   // A staged plan: steps that each move at most this fraction, of keys or bytes or both.
   std::optional<double> max_moved_fraction;
   std::optional<std::string> cap_by;  // "keys" (default), "bytes", "keys,bytes"
+  // The version of the first intermediate step view (the others count up from it); none:
+  // the versions between A's and B's (docs/plan.md, "Staged plans", "Versions").
+  std::optional<std::uint64_t> step_versions;
   // What the plan folder holds besides moves.csv and summary.json.
   bool transitions = false;
   std::string svg;  // empty: no chart

@@ -28,6 +28,7 @@ IntegerRange integer_range(Setting setting) {
     case Setting::max_bytes_per_node: return {1, std::numeric_limits<std::uint64_t>::max()};
     case Setting::node_bandwidth: return {1, kMaxBandwidth};
     case Setting::thread_count: return {0, kMaxThreads};
+    case Setting::step_versions: return {0, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())};
     default: break;
   }
   throw std::logic_error(fmt::format("{} is not an integer setting", setting_name(setting)));
