@@ -17,9 +17,12 @@ import warnings as _warnings
 
 import numpy as _np
 
-from ._hrw import (NO_NODE, ClusterView, __version__, active_target, compiled_targets,
-                   force_target, place, runnable_targets)
 from . import _hrw
+from ._arguments import name_argument_errors as _name_argument_errors
+
+_name_argument_errors(_hrw)  # before the names below are bound
+from ._hrw import (NO_NODE, ClusterView, __version__, active_target, compiled_targets,  # noqa: E402
+                   force_target, place, runnable_targets)
 
 __all__ = ["ClusterView", "NO_NODE", "__version__", "active_target", "check", "compiled_targets",
            "force_target", "place", "plan", "plan_from_placement", "runnable_targets", "select",

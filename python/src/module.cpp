@@ -50,7 +50,7 @@ PlaceOptions place_options(long long replicas, const std::optional<std::string>&
   o.replicas = static_cast<std::uint32_t>(checked_integer(Setting::replica_count, static_cast<std::uint64_t>(replicas)));
   o.distinct_label = distinct.value_or("");
   o.allow_partial = partial;
-  o.threads = threads;
+  o.threads = static_cast<unsigned>(checked_integer(Setting::thread_count, threads));  // the CLI's bound
   o.engine = engine_named(engine);
   return o;
 }
