@@ -281,7 +281,7 @@ TEST_CASE("bounded loads: caps are ceil(c x fair load)", "[compare][bounded]") {
   CHECK(bounded_caps(weighted, 100, 1.1, true) == std::vector<std::uint64_t>{28, 83});
 }
 
-TEST_CASE("bounded loads: no node exceeds its cap; overflow takes the next candidate",
+TEST_CASE("bounded loads: no node exceeds its cap, overflow takes the next candidate",
           "[compare][bounded]") {
   const NodeList nodes = numbered_nodes(6, "t");
   const auto keys = keys_for_test(6000);

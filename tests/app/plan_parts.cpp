@@ -182,7 +182,7 @@ TEST_CASE("a plan of keys in memory writes the folder of the same keys' file", "
   }
 }
 
-TEST_CASE("merging refuses parts of another plan; no parts is the plan of no keys", "[plan][parts]") {
+TEST_CASE("merging refuses parts of another plan, no parts is the plan of no keys", "[plan][parts]") {
   std::mt19937_64 rng(7);
   const ClusterView a(spec_of(rng, 1, 0, 4, false));
   const ClusterView b(spec_of(rng, 2, 1, 4, false));

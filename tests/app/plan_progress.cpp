@@ -55,7 +55,7 @@ std::uint64_t rounds_of(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("check --plan --through-round after executing rounds 1..r; perturbed keys exactly; undo",
+TEST_CASE("check --plan --through-round after executing rounds 1..r, perturbed keys exactly, undo",
           "[plan][progress]") {
   test::TempDir dir;
   std::mt19937_64 rng(77);
@@ -334,7 +334,7 @@ TEST_CASE("check --plan refuses what it cannot check, one line each", "[plan][pr
                    "folder of two views or of a placement file\n");
 }
 
-TEST_CASE("check --plan without transitions.csv: rounds from moves.csv, R = 3; a key that only loses "
+TEST_CASE("check --plan without transitions.csv: rounds from moves.csv, R = 3, a key that only loses "
           "replicas is refused, naming it", "[plan][progress]") {
   test::TempDir dir;
   // Three zones of two nodes, R = 3 across zones; B adds n31 to z1 (keys gain it by a copy).

@@ -128,7 +128,7 @@ TEST_CASE("cuts: place, R = 1 and R = 3 distinct zone, writes the §9 reference'
   }
 }
 
-TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes; summary and stderr give each view's "
+TEST_CASE("cuts: plan moves exactly the keys whose §9 owner changes, summary and stderr give each view's "
           "overflow keys, the plan without cuts beside it, and no expected fraction", "[cuts][cli][plan]") {
   test::TempDir dir;
   const ClusterSpec a_spec = cut_view(5, 3);

@@ -185,7 +185,7 @@ TEST_CASE("temporary files: a missing TMPDIR or a full disk is the environment, 
   CHECK_THAT(plan.err, StartsWith("hrw: temporary folder \"" + small + "/.plan.tmp-"));
 }
 
-TEST_CASE("hrw check: node ids through the one quoting rule; --replicas named only when given", "[cli][check]") {
+TEST_CASE("hrw check: node ids through the one quoting rule, --replicas named only when given", "[cli][check]") {
   TempDir dir;
   // An id with a newline would otherwise print a forged row "x  999  999".
   const std::string view = dir.write("v.json", R"({"version": 2, "nodes": ["a", "b\nx  999  999", "c\u0001"]})");

@@ -112,7 +112,7 @@ TEST_CASE("bytes and requests whose sum overflows are refused, naming the line",
   CHECK_THAT(hrw::test::read_file(dir.file("s.json")), Contains("18446744073709551615"));
 }
 
-TEST_CASE("quiet place and plan: no table or summary on stderr; errors still", "[cli][quiet]") {
+TEST_CASE("quiet place and plan: no table or summary on stderr, errors still", "[cli][quiet]") {
   TempDir dir;
   const std::string view = dir.write("v.json", R"({"version": 1, "nodes": ["a", "b"]})");
   const std::string view2 = dir.write("w.json", R"({"version": 2, "nodes": ["a", "b", "c"]})");

@@ -30,7 +30,7 @@ TEST_CASE("select --format json answers with the documented fields", "[cli][sele
   CHECK(j["scores"][3]["rank"] == 4);
 }
 
-TEST_CASE("select: weighted JSON rows carry weight; cluster file overrides", "[cli][select]") {
+TEST_CASE("select: weighted JSON rows carry weight, cluster file overrides", "[cli][select]") {
   TempDir dir;
   const auto file = dir.write("c.json", R"({"version": 7, "seed": "zzz", "hash": "fnv1a",
     "nodes": ["cache-a", "cache-b", "cache-c", "cache-d"]})");

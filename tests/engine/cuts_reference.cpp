@@ -282,7 +282,7 @@ TEST_CASE("cuts: balanced cuts do not depend on key order", "[cuts]") {
   }
 }
 
-TEST_CASE("cuts: balanced cuts bound the load; plain rendezvous does not", "[cuts]") {
+TEST_CASE("cuts: balanced cuts bound the load, plain rendezvous does not", "[cuts]") {
   const ClusterView view = nodes_view(16);
   const std::vector<std::string> keys = numbered_keys(2048);
   const std::vector<std::uint64_t> loads(keys.size(), 1);
@@ -298,7 +298,7 @@ TEST_CASE("cuts: balanced cuts bound the load; plain rendezvous does not", "[cut
   CHECK(b.overflow_keys == 0);
 }
 
-TEST_CASE("cuts: a key larger than its node's capacity is held; overflow when eps L < N", "[cuts]") {
+TEST_CASE("cuts: a key larger than its node's capacity is held, overflow when eps L < N", "[cuts]") {
   const ClusterView view = nodes_view(4);
   std::vector<std::string> keys = numbered_keys(40, "k");
   std::vector<std::uint64_t> loads(keys.size(), 1);

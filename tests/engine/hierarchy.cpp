@@ -193,7 +193,7 @@ TEST_CASE("shares telescope: node i gets w_i / sum w of the keys", "[hierarchy][
   CHECK(chi2 < 20.5);  // 5 degrees of freedom: p = 0.001
 }
 
-TEST_CASE("hrw select shows the path; --hierarchy overrides the file; refusals exit 2",
+TEST_CASE("hrw select shows the path, --hierarchy overrides the file, refusals exit 2",
           "[hierarchy][cli]") {
   using hrw::test::run_hrw;
   hrw::test::TempDir dir;
@@ -224,7 +224,7 @@ TEST_CASE("hrw select shows the path; --hierarchy overrides the file; refusals e
   CHECK(nlohmann::json::parse(res.out)["path"].size() == 1);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            // The list's own faults name --hierarchy, not the cluster file.
-           {{"--hierarchy", ""}, "hrw: --hierarchy: the list is empty"},
+           {{"--hierarchy", ""}, "hrw: --hierarchy: an empty value (a variable left unset?)"},
            {{"--hierarchy", "zone,zone"}, "hrw: --hierarchy: label \"zone\" is repeated (levels 1 and 2)\n"},
            {{"--hierarchy", "zone,host"}, "node \"n1\" lacks hierarchy label \"host\""},
            {{"--replicas", "2", "--distinct", "host"}, "--distinct \"host\" is not a level"}}) {

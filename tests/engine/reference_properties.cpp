@@ -72,7 +72,7 @@ TEST_CASE("removing a node moves only the keys it owned", "[reference][property]
   }
 }
 
-TEST_CASE("top-R is a prefix of the ranking; owner is rank 1", "[reference][property]") {
+TEST_CASE("top-R is a prefix of the ranking, owner is rank 1", "[reference][property]") {
   std::mt19937_64 rng(14);
   for (int trial = 0; trial < 200; ++trial) {
     const ClusterView view(random_cluster(rng, {.weighted = trial % 3 == 0}));
@@ -124,7 +124,7 @@ TEST_CASE("distinct-domain replicas share no label value and are the first accep
   }
 }
 
-TEST_CASE("balance: fnv1a-fmix is within 3% of fair; raw fnv1a skews as documented",
+TEST_CASE("balance: fnv1a-fmix is within 3% of fair, raw fnv1a skews as documented",
           "[reference][balance]") {
   std::vector<std::string> ids;
   for (int i = 0; i < 10; ++i) ids.push_back("node-" + std::to_string(i));

@@ -146,7 +146,7 @@ TEST_CASE("§8 distinct on the command line: refused or warned once, in select, 
   CHECK_THAT(res.err, Contains(warning));
 }
 
-TEST_CASE("§8 rule: a rule-carrying view places as the flags do; agreeing flags pass, "
+TEST_CASE("§8 rule: a rule-carrying view places as the flags do, agreeing flags pass, "
           "contradicting ones are refused naming the file, the rule and the flag", "[rule][cli]") {
   test::TempDir dir;
   const PlacementRule rule{3, "zone", false};
