@@ -32,6 +32,9 @@ class PlaceStats {
   // R > 1, per node: the keys it holds a replica of at any rank, with their bytes and
   // requests (its disk fill); owned() counts rank 1 only.
   const std::vector<LoadCounts>& slots() const { return slots_; }
+  // What node n holds, its fill: the keys (bytes, requests) of every replica it has; R = 1
+  // its owned() keys.
+  const LoadCounts& held(std::uint32_t n) const { return replicas_ == 1 ? owned_[n] : slots_[n]; }
   const LoadCounts& read() const { return read_; }
   std::uint64_t partial_keys() const { return partial_keys_; }
   // Contract §9: keys placed on a node whose cut they do not clear (0 without cuts).
@@ -54,7 +57,7 @@ class PlaceStats {
 struct PlaceJob {
   KeyInput keys;
   PlaceOptions place;
-  std::string out = "-";
+  std::string out = "-";  // empty: no placement written (the stats alone)
   std::string stats;  // JSON stats file; empty: none
   ProgressCallback progress;  // may be empty
 };

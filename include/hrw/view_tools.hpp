@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hrw/cluster_view.hpp"
+#include "hrw/place.hpp"
 
 namespace hrw {
 
@@ -28,7 +29,14 @@ ClusterSpec edit_view(const ClusterView& view, const ViewEdit& edit, const std::
 // `hrw view show`: nodes, weights, labels, target shares, domains per label, hierarchy
 // buckets, rule and version. The table lists every node up to 40, beyond that the 10 with
 // the largest and the 10 with the smallest target share and the shares' distribution.
-std::string view_show_json(const ClusterView& view);
-std::string view_show_table(const ClusterView& view);
+// With `fill` (the stats of placing keys in the view: hrw view show --keys), each node also
+// shows what it holds: keys and, with a bytes column, bytes of every replica it has (its
+// disk fill).
+struct ViewFill {
+  const PlaceStats* stats = nullptr;
+  bool has_bytes = false;
+};
+std::string view_show_json(const ClusterView& view, ViewFill fill = {});
+std::string view_show_table(const ClusterView& view, ViewFill fill = {});
 
 }  // namespace hrw

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -116,7 +117,7 @@ TEST_CASE("view edit round trip: edit -> show -> the reference placement of the 
   CHECK(tj["hierarchy"][1]["buckets"].size() == 6);  // (z, r) pairs of 7 nodes
 }
 
-TEST_CASE("view edit: every bad input is one line naming the flag, node or field; nothing written", "[view][edit]") {
+TEST_CASE("view edit: every bad input is one line naming the flag, node or field, nothing written", "[view][edit]") {
   test::TempDir dir;
   const std::string a = dir.write("a.json", view_json(base_spec()));
   const std::string b = dir.file("b.json");
@@ -134,7 +135,7 @@ TEST_CASE("view edit: every bad input is one line naming the flag, node or field
   CHECK(refused({"--remove", "nope"}) == fmt::format("hrw: {}: node \"nope\" to remove is not in {}\n", b, a));
   CHECK(refused({"--weight", "nope=2"}) == fmt::format("hrw: {}: node \"nope\" to reweight is not in the view\n", b));
   CHECK(refused({"--add", "n1"}) == fmt::format("hrw: {}: node \"n1\" to add is already in the view\n", b));
-  CHECK_THAT(refused({"--add", "x", "--add", "x"}), Contains("\"x\" to add is already in the view"));
+  CHECK_THAT(refused({"--add", "x", "--add", "x"}), Contains("node \"x\" is added twice"));
   for (const char* w : {"n1=0", "n1=-1", "n1=abc", "n1=nan", "n1=inf", "n1=", "n1=1e400"})
     CHECK_THAT(refused({"--weight", w}), StartsWith("hrw: --weight: must be a number in (0, "));
   CHECK(refused({"--weight", "n1"}) == "hrw: --weight: must be ID=WEIGHT, got \"n1\"\n");
@@ -268,4 +269,48 @@ TEST_CASE("view show: cuts in the table and the JSON, and control bytes of ids a
     CHECK_THAT(table, Contains("a\\x1b[31mred"));
     if (args[0] == "view") CHECK_THAT(table, Contains("zone=z\\x0aq\n"));
   }
+}
+
+TEST_CASE("view show --keys: each node's keys and bytes held, every replica counted, against the reference",
+          "[view][show]") {
+  test::TempDir dir;
+  ClusterSpec spec;
+  spec.version = 4;
+  for (int i = 0; i < 9; ++i)
+    spec.nodes.push_back({fmt::format("n{}", i), i == 2 ? std::optional<double>(2.5) : std::nullopt,
+                          {{"zone", fmt::format("z{}", i % 3)}}});
+  const ClusterView view(spec);
+  const std::string file = dir.write("v.json", view_json(spec));
+  std::string text = "key,bytes\n";
+  std::map<std::string, std::uint64_t> want_keys, want_bytes;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = fmt::format("user:{}", i);
+    const std::uint64_t bytes = 1 + (static_cast<std::uint64_t>(i) * 7919) % 100000;
+    text += fmt::format("{},{}\n", key, bytes);
+    for (const std::string& id : test::holders(view, key, 3, "zone")) want_keys[id] += 1, want_bytes[id] += bytes;
+  }
+  const std::string keys = dir.write("k.csv", text);
+  auto res = test::run_hrw({"view", "show", file, "--keys", keys, "--replicas", "3", "--distinct", "zone",
+                            "--format", "json"});
+  REQUIRE(res.exit_code == 0);
+  const auto shown = nlohmann::json::parse(res.out);
+  CHECK(shown["keys"] == 2000);
+  CHECK(shown["replicas"] == 3);
+  for (const auto& node : shown["nodes"]) {
+    const std::string id = node["id"];
+    CHECK(node["keys_held"] == want_keys[id]);
+    CHECK(node["bytes_held"] == want_bytes[id]);
+  }
+  res = test::run_hrw({"view", "show", file, "--keys", keys, "--replicas", "3", "--distinct", "zone"});
+  REQUIRE(res.exit_code == 0);
+  CHECK_THAT(res.out, Contains("keys held"));
+  CHECK_THAT(res.out, Contains(fmt::format(" {} ", want_bytes["n2"])));
+  // Without --keys the placing options mean nothing; edit takes none of them.
+  res = test::run_hrw({"view", "show", file, "--replicas", "3"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --replicas goes with --keys\n");
+  res = test::run_hrw({"view", "edit", file, "--keys", keys, "--out", dir.file("o.json")});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err == "hrw: --keys goes with hrw view show\n");
+  CHECK_FALSE(std::filesystem::exists(dir.file("o.json")));
 }

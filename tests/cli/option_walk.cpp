@@ -98,6 +98,7 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
   // Hidden options are listed too.
   CHECK(types["place --chunk-size"] == "UINT");
   CHECK(types["plan --max-moves-per-node"] == "UINT");
+  CHECK(types["plan --step-versions"] == "UINT");
   CHECK(types["plan --max-bytes-per-node"] == "UINT");
   CHECK(types["plan --max-moved-fraction"] == "REAL");
   CHECK(types["compare --load-factor"] == "REAL");
@@ -127,6 +128,7 @@ TEST_CASE("option walk: the registry lists every command's options with a type",
       "compare --svg", "compare --hierarchy",
       "sample --out",
       "view action", "view file", "view --format", "view --add", "view --remove", "view --weight", "view --out",
+      "view --keys", "view --keys-format", "view --distinct", "view --ignore-columns",
       "balance --cluster", "balance --nodes", "balance --seed", "balance --hash",
       "balance --weights", "balance --hierarchy", "balance --keys", "balance --keys-format",
       "balance --by", "balance --out", "balance --stats",

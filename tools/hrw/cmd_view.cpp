@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "bulk_options.hpp"
+#include "cluster_options.hpp"
 #include "hrw/atomic_file.hpp"
 #include "hrw/commands.hpp"
 #include "hrw/errors.hpp"
@@ -23,6 +25,7 @@ namespace hrw::cli {
 namespace {
 
 struct ViewArgs {
+  BulkOptions keys;  // show --keys: what each node holds
   std::string action, file, format = "table", out;
   std::vector<std::string> remove;
   std::optional<std::uint64_t> version;
@@ -96,14 +99,38 @@ Runner add_view(CLI::App& app) {
   auto* version = add_unsigned(*sub, "--version", a->version, 0, static_cast<std::uint64_t>(INT64_MAX),
                                "edit: the new view's version (default: the view's + 1)");
   auto* out = sub->add_option("--out", a->out, "edit: the edited view's file (never one of the inputs)");
-  return [a, sub, format, add, remove, weight, version, out]() -> int {
+  // show --keys FILE [--replicas R ...]: each node's keys and bytes held (docs/plan.md,
+  // "Changing a view"), placed as hrw place places them.
+  add_bulk_options(*sub, a->keys);
+  sub->get_option("--keys")->required(false)->description(
+      "show: also each node's keys (and bytes) held when these keys are placed in the view: its fill");
+  const std::vector<std::string> placing = {"--keys",  "--keys-format", "--replicas",       "--distinct", "--partial",
+                                            "--quiet", "--threads",     "--ignore-columns", "--chunk-size"};
+  return [a, sub, format, add, remove, weight, version, out, placing]() -> int {
     if (a->action == "show") {
       for (CLI::Option* o : {add, remove, weight, version, out})
         if (o->count()) throw InputError(fmt::format("{} goes with hrw view edit", o->get_name()));
+      for (const std::string& name : placing)
+        if (name != "--keys" && sub->count(name) && !sub->count("--keys"))
+          throw InputError(fmt::format("{} goes with --keys", name));
+      if (sub->count("--keys")) check_outputs({}, {{"view", a->file}, {"--keys", a->keys.keys}});
       const ClusterView view(load_cluster_file(a->file));
-      fmt::print("{}", a->format == "json" ? view_show_json(view) : view_show_table(view));
+      ViewFill fill;
+      std::optional<PlaceStats> stats;
+      if (sub->count("--keys")) {
+        PlaceJob job;
+        job.keys = a->keys.key_input();
+        job.out.clear();  // the stats alone
+        bool has_requests = false;
+        stats.emplace(run_place(request_for(view, a->keys.place_options(), BulkOptions::given(*sub)), job,
+                                fill.has_bytes, has_requests));
+        fill.stats = &*stats;
+      }
+      fmt::print("{}", a->format == "json" ? view_show_json(view, fill) : view_show_table(view, fill));
       return 0;
     }
+    for (const std::string& name : placing)
+      if (sub->count(name)) throw InputError(fmt::format("{} goes with hrw view show", name));
     if (format->count()) throw InputError("--format goes with hrw view show");
     if (a->out.empty()) throw InputError("view edit: give --out FILE for the edited view");
     check_outputs({{"--out", a->out}}, {{"view", a->file}});

@@ -39,7 +39,7 @@ std::vector<LabelRow> label_rows(const ClusterView& v) {
 
 }  // namespace
 
-std::string view_show_json(const ClusterView& v) {
+std::string view_show_json(const ClusterView& v, ViewFill fill) {
   ordered_json out;
   out["source"] = v.source();
   out["version"] = v.version();
@@ -49,6 +49,11 @@ std::string view_show_json(const ClusterView& v) {
   out["node_count"] = v.size();
   out["total_weight"] = v.total_weight();
   out["has_cuts"] = v.has_cuts();
+  if (fill.stats) {
+    out["keys"] = fill.stats->read().keys;
+    out["replicas"] = fill.stats->replicas();
+    if (fill.has_bytes) out["bytes"] = fill.stats->read().bytes;
+  }
   if (v.rule())
     out["rule"] = {{"replicas", v.rule()->replicas},
                    {"distinct", v.rule()->distinct.empty() ? ordered_json(nullptr) : ordered_json(v.rule()->distinct)},
@@ -79,6 +84,10 @@ std::string view_show_json(const ClusterView& v) {
     row["weight"] = n.weight;
     row["target_share"] = v.share(i);
     row["cut"] = n.cut;  // contract §9 (0: clears every key)
+    if (fill.stats) {
+      row["keys_held"] = fill.stats->held(i).keys;
+      if (fill.has_bytes) row["bytes_held"] = fill.stats->held(i).bytes;
+    }
     ordered_json node_labels = ordered_json::object();
     for (const auto& [name, value] : n.labels) node_labels[name] = value;
     row["labels"] = std::move(node_labels);
@@ -88,7 +97,7 @@ std::string view_show_json(const ClusterView& v) {
   return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
-std::string view_show_table(const ClusterView& v) {
+std::string view_show_table(const ClusterView& v, ViewFill fill) {
   std::string out = fmt::format("view {}: version {}, {} node(s), {}, seed {}, hash {}\n", v.source(), v.version(),
                                 v.size(), v.weighted() ? fmt::format("weighted (total {})", v.total_weight())
                                                        : "unweighted",
@@ -116,8 +125,14 @@ std::string view_show_table(const ClusterView& v) {
   // never receives an escape sequence or a line break from a view file.
   std::size_t width = 4;
   for (const Node& n : v.nodes()) width = std::max(width, one_line(n.id).size());
-  out += fmt::format("{:<{}}  {:>12}  {:>9}{}  labels\n", "node", width, "weight", "target",
-                     v.has_cuts() ? fmt::format("  {:>10}  {:>6}", "cut", "clears") : "");
+  if (fill.stats)
+    out += fmt::format("held: the keys{} of every replica each node has, for {} keys placed with R = {}\n",
+                       fill.has_bytes ? " and bytes" : "", fill.stats->read().keys, fill.stats->replicas());
+  const std::string held_head =
+      fill.stats ? fmt::format("  {:>12}{}", "keys held", fill.has_bytes ? fmt::format("  {:>16}", "bytes held") : "")
+                 : "";
+  out += fmt::format("{:<{}}  {:>12}  {:>9}{}{}  labels\n", "node", width, "weight", "target",
+                     v.has_cuts() ? fmt::format("  {:>10}  {:>6}", "cut", "clears") : "", held_head);
   auto line = [&](std::uint32_t i) {
     const Node& n = v.node(i);
     std::string l;
@@ -129,7 +144,13 @@ std::string view_show_table(const ClusterView& v) {
     }
     const std::string cut =
         v.has_cuts() ? fmt::format("  {:>10}  {:>5.1f}%", n.cut, (4294967296.0 - n.cut) / 4294967296.0 * 100) : "";
-    out += fmt::format("{:<{}}  {:>12}  {:>8.4f}%{}  {}\n", one_line(n.id), width, n.weight, v.share(i) * 100, cut, l);
+    std::string held;
+    if (fill.stats) {
+      held = fmt::format("  {:>12}", fill.stats->held(i).keys);
+      if (fill.has_bytes) held += fmt::format("  {:>16}", fill.stats->held(i).bytes);
+    }
+    out += fmt::format("{:<{}}  {:>12}  {:>8.4f}%{}{}  {}\n", one_line(n.id), width, n.weight, v.share(i) * 100, cut,
+                       held, l);
   };
   const auto count = static_cast<std::uint32_t>(v.size());
   std::vector<std::uint32_t> rows(count);

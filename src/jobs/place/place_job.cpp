@@ -24,13 +24,15 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
   KeySource source(job.keys);
   has_bytes = source.has_bytes();
   has_requests = source.has_requests();
-  AtomicFile out(job.out);
+  // No placement output (job.out empty): the stats alone (hrw view show --keys).
+  std::optional<AtomicFile> out;
+  if (!job.out.empty()) out.emplace(job.out);
   std::optional<AtomicFile> stats_file;
   if (!job.stats.empty()) stats_file.emplace(job.stats);
 
   const PlacementCsv csv(view, replicas, has_bytes, has_requests);
   PlaceStats stats(view, replicas);
-  out.write(csv.header());
+  if (out) out->write(csv.header());
   // Formatted and counted in the digest step (in parallel: formatting the rows is most of
   // a place's CPU time), written and folded in input order: the serial step costs one
   // write and O(nodes) additions per chunk, not work per key.
@@ -47,35 +49,38 @@ PlaceStats run_place(const ValidRequest& request, const PlaceJob& job, bool& has
   handlers.digest = [&](ChunkWork& work) {
     Digested& d = digested[work];
     d.rows.clear();
-    csv.append_rows(d.rows, work.chunk, work.placements[0]);
-    out.encode_piece(d.rows);
+    if (out) {
+      csv.append_rows(d.rows, work.chunk, work.placements[0]);
+      out->encode_piece(d.rows);
+    }
     d.stats.emplace(view, replicas);
     d.stats->add(work.chunk, work.placements[0]);
   };
   handlers.consume = [&](ChunkWork& work) {
     Digested& d = digested[work];
-    if (out.streamed())
-      out.write(d.rows);
-    else
-      d.offset = out.reserve(d.rows.size());
+    if (out && out->streamed())
+      out->write(d.rows);
+    else if (out)
+      d.offset = out->reserve(d.rows.size());
     stats.add(*d.stats);
     if (job.progress)
       job.progress({work.chunk.first + work.chunk.size(), work.chunk.input_offset, source.total_bytes()});
   };
   handlers.write = [&](ChunkWork& work) {
     const Digested& d = digested[work];
-    if (!out.streamed()) out.write_at(d.offset, d.rows);
+    if (out && !out->streamed()) out->write_at(d.offset, d.rows);
   };
   stream_placements(source, {request}, {job.keys.chunk_keys}, handlers);
   if (stats.read().keys != source.keys_read())
     throw std::logic_error(fmt::format("place: {} keys read but {} placed", source.keys_read(),
                                        stats.read().keys));
+  std::vector<AtomicFile*> outputs;
+  if (out) outputs.push_back(&*out);
   if (stats_file) {
     stats_file->write(place_stats_json(stats, has_bytes, has_requests));
-    commit_all({&out, &*stats_file});
-  } else {
-    out.commit();
+    outputs.push_back(&*stats_file);
   }
+  commit_all(outputs);
   return stats;
 }
 
