@@ -144,17 +144,22 @@ LoadCounts PlanBuilder::plain_moved(const KeyChunk& chunk) const {
   LoadCounts moved;
   std::vector<std::uint32_t> set_a, set_b;
   for (std::size_t i = 0; i < chunk.size(); ++i) {
-    set_a.clear();
-    set_b.clear();
-    for (std::uint32_t r = 0; r < from_replicas_; ++r)
-      if (const std::uint32_t n = a.node(i, r); n != kNoNode) set_a.push_back(from_union_[n]);
-    for (std::uint32_t r = 0; r < replicas_; ++r)
-      if (const std::uint32_t n = b.node(i, r); n != kNoNode) set_b.push_back(to_union_[n]);
+    holders(a, b, i, set_a, set_b);
     std::sort(set_a.begin(), set_a.end());
     std::sort(set_b.begin(), set_b.end());
     if (set_a != set_b) moved.add(chunk, i);
   }
   return moved;
+}
+
+void PlanBuilder::holders(const Placement& from, const Placement& to, std::size_t i, std::vector<std::uint32_t>& in_a,
+                          std::vector<std::uint32_t>& in_b) const {
+  in_a.clear();
+  in_b.clear();
+  for (std::uint32_t r = 0; r < from_replicas_; ++r)
+    if (const std::uint32_t n = from.node(i, r); n != kNoNode) in_a.push_back(from_union_[n]);
+  for (std::uint32_t r = 0; r < replicas_; ++r)
+    if (const std::uint32_t n = to.node(i, r); n != kNoNode) in_b.push_back(to_union_[n]);
 }
 
 bool PlanBuilder::keys_only(const KeyChunk& chunk) const {
@@ -325,12 +330,7 @@ void PlanBuilder::add_loads(const KeyChunk& chunk, const Placement& from, const 
 // from A's owner); a node of A's set missing from B's set loses one.
 void PlanBuilder::add_replicated(const KeyChunk& chunk, std::size_t i, const Placement& from,
                                  const Placement& to, MoveSink* moves) {
-  set_a_.clear();
-  set_b_.clear();
-  for (std::uint32_t r = 0; r < from_replicas_; ++r)
-    if (const std::uint32_t n = from.node(i, r); n != kNoNode) set_a_.push_back(from_union_[n]);
-  for (std::uint32_t r = 0; r < replicas_; ++r)
-    if (const std::uint32_t n = to.node(i, r); n != kNoNode) set_b_.push_back(to_union_[n]);
+  holders(from, to, i, set_a_, set_b_);
   std::uint32_t source = set_a_.front();  // A's owner, unless a node keeps its replica
   for (std::uint32_t n : set_a_)
     if (contains(set_b_, n)) {

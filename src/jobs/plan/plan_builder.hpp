@@ -116,6 +116,9 @@ class PlanBuilder {
   struct PlainViews;  // both views without cuts, placed together (plan_builder.cpp)
 
   bool keys_only(const KeyChunk& chunk) const;
+  // Key i's holders in A and in B (rank order, partial sets short), as union indices.
+  void holders(const Placement& from, const Placement& to, std::size_t i, std::vector<std::uint32_t>& in_a,
+               std::vector<std::uint32_t>& in_b) const;
   void account(const KeyChunk& chunk, const Placement& from, const Placement& to, MoveSink* moves);
   // Contract §9: the keys (loads) whose owner (R = 1) or set changes without cuts.
   LoadCounts plain_moved(const KeyChunk& chunk) const;
