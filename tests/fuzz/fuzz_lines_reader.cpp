@@ -30,6 +30,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::size_t chunk = 1 + data[0] % 64;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if (hrw::fuzz::compressed(hrw::fuzz::key_file(text))) {
+    // Decoded whole: keys, or one InputError line (a cut or damaged stream), never a crash.
+    try {
+      hrw::KeySource source(hrw::fuzz::key_file(text), hrw::KeyFormat::lines);
+      for (hrw::KeyChunk c; source.next(c, chunk);) {
+      }
+    } catch (const hrw::InputError& e) {
+      hrw::fuzz::check_message(e.what());
+    }
+    return 0;
+  }
   std::vector<std::string> got;
   try {
     hrw::KeySource source(hrw::fuzz::key_file(text), hrw::KeyFormat::lines);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hrw/errors.hpp"
 #include "hrw/key_source.hpp"
 
 namespace hrw::fuzz {
@@ -38,6 +39,17 @@ inline std::vector<ByteRange> ranges_of(const std::string& path, std::string_vie
     begin = end;
   }
   return out;
+}
+
+// The file's first bytes say it is compressed (gzip, zstd, or a format hrw refuses): it is
+// decoded and read whole, never in byte ranges, so a plain split is not its oracle
+// (docs/errors.md, "Compressed files"; tests/cli/compressed.cpp tests those readers).
+inline bool compressed(const std::string& path) {
+  try {
+    return file_compression(path) != nullptr;
+  } catch (const InputError&) {
+    return true;
+  }
 }
 
 inline void check_message(const char* what) {
