@@ -53,6 +53,8 @@ class AtomicFile {
  private:
   friend void commit_all(std::span<AtomicFile* const> files);
   void flush_buffer();
+  // Writes `data` at the end: as it is, or as one whole member / frame of a compressed file.
+  void append_piece(std::string_view data);
   std::optional<std::uint64_t> at_end() const;  // where write() appends; nullopt: streamed
   void start_writeback();
   void close_checked();

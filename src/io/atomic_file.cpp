@@ -267,31 +267,29 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::write(std::string_view data) {
   if (buffer_.size() + data.size() > kBufferBytes) flush_buffer();
-  if (data.size() >= kBufferBytes) {
-    const auto c = static_cast<io::Compression>(compression_);
-    const std::string piece = c == io::Compression::kNone ? std::string() : io::compress_piece(c, data);
-    const std::string_view bytes = c == io::Compression::kNone ? data : std::string_view(piece);
-    write_all(fd_, bytes, path_, at_end());
-    written_ += bytes.size();
-  } else {
+  if (data.size() >= kBufferBytes)
+    append_piece(data);
+  else
     buffer_.append(data);
-  }
   start_writeback();
 }
 
 void AtomicFile::flush_buffer() {
   // A compressed file holds no empty members, but is never empty itself: an empty member
   // then, so that it decodes to nothing rather than failing as a truncated stream.
-  const auto c = static_cast<io::Compression>(compression_);
-  if (c == io::Compression::kNone) {
-    write_all(fd_, buffer_, path_, at_end());
-    written_ += buffer_.size();
-  } else if (!buffer_.empty() || written_ == 0) {
-    const std::string piece = io::compress_piece(c, buffer_);
-    write_all(fd_, piece, path_, at_end());
-    written_ += piece.size();
-  }
+  if (!buffer_.empty() || written_ == 0 || static_cast<io::Compression>(compression_) == io::Compression::kNone)
+    append_piece(buffer_);
   buffer_.clear();
+}
+
+void AtomicFile::append_piece(std::string_view data) {
+  std::string compressed;
+  if (const auto c = static_cast<io::Compression>(compression_); c != io::Compression::kNone) {
+    compressed = io::compress_piece(c, data);
+    data = compressed;
+  }
+  write_all(fd_, data, path_, at_end());
+  written_ += data.size();
 }
 
 void AtomicFile::encode_piece(std::string& piece) const {
