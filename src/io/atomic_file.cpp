@@ -354,7 +354,7 @@ void commit_all(std::span<AtomicFile* const> files) {
   // run publishing into the same folders must not interleave with.
   std::set<std::string> folders;
   for (AtomicFile* f : files)
-    if (!f->committed_ && !f->streamed()) folders.insert(std::filesystem::path(f->target_).parent_path().string());
+    if (!f->committed_ && !f->streamed()) folders.insert(dir_of(f->target_));
   const FolderLocks locks(folders);
   io::begin_publishing();
   std::vector<Backup> done;
