@@ -1,7 +1,7 @@
 // Rounds for moves with sizes under "at most B bytes (and K moves, when given) sent and
 // received per node per round": first fit in input order. A move larger than B gets the
-// first round in which neither of its two nodes sends or receives anything, alone for them. docs/plan.md gives the measured distance to the
-// lower bound.
+// first round in which neither of its two nodes sends or receives anything, alone for
+// them. docs/plan.md gives the measured distance to the lower bound.
 #pragma once
 #include <cstddef>
 #include <cstdint>

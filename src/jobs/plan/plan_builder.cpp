@@ -12,7 +12,7 @@
 #include "hrw/errors.hpp"
 #include "hrw/output.hpp"
 #include "hrw/plan.hpp"
-#include "hrw/view_json.hpp"
+#include "hrw/balance.hpp"
 #include "plan/plan_builder.hpp"
 
 namespace hrw {
@@ -44,9 +44,7 @@ bool contains(const std::vector<std::uint32_t>& set, std::uint32_t node) {
 }
 
 ClusterView without_cuts(const ClusterView& view) {
-  ClusterSpec spec = spec_of(view);
-  for (NodeSpec& n : spec.nodes) n.cut = 0;
-  return ClusterView(std::move(spec));
+  return ClusterView(spec_with_cuts(view, std::vector<std::uint32_t>(view.size(), 0)));
 }
 
 }  // namespace
